@@ -1,0 +1,230 @@
+package io.sluice.core.head;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * Samples for one shard, built by a consumer thread and applied by the shard worker. A batch is
+ * a flat, reusable byte array: no object per series or sample. Ownership moves with the batch:
+ * the consumer writes it, hands it over through the shard's queue (which publishes it), the shard
+ * reads it and returns it to the shard's pool for reuse.
+ *
+ * <pre>
+ *  entry := RECORD    | tag=1 | streamId:i32 | offset:i64 |
+ *         | SERIES    | tag=2 | hash:i64 | labelsLength:i32 | labels | sampleCount:i32 | (t:i64 bits:i64)* |
+ *         | WATERMARK | tag=3 | streamId:i32 | offset:i64 |
+ *  (little-endian; labels are the canonical label bytes, docs/format/labels.md)
+ * </pre>
+ *
+ * RECORD marks that the following SERIES entries came from Kafka record {@code offset} of stream
+ * {@code streamId}; the shard skips them if it has already applied that offset (exactly-once on
+ * restart). WATERMARK says "this shard has seen everything of the stream up to {@code offset}",
+ * sent for every polled stream whether or not the shard got samples from it (offsets-only
+ * hand-off), so a shard that never sees a partition does not hold its commit back.
+ *
+ * <p>Every append returns false when the batch is full; the writer then hands the batch over and
+ * repeats the RECORD and SERIES context in the next one. {@link #mark()}/{@link #rewind(int)} let
+ * a consumer drop what a malformed Kafka record had added.
+ */
+public final class ShardBatch {
+    static final byte RECORD = 1;
+    static final byte SERIES = 2;
+    static final byte WATERMARK = 3;
+    static final int RECORD_BYTES = 1 + 4 + 8;
+    static final int SERIES_HEADER_BYTES = 1 + 8 + 4 + 4;
+    static final int SAMPLE_BYTES = 16;
+
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private final byte[] bytes;
+    private final int shard;
+    private int length;
+    private int sampleCountPosition = -1;   // of the open SERIES entry, -1 if none
+    private int samples;
+
+    public ShardBatch(int shard, int capacityBytes) {
+        if (capacityBytes < 1024) {
+            throw new IllegalArgumentException("batch capacity below 1 KiB: " + capacityBytes);
+        }
+        this.shard = shard;
+        this.bytes = new byte[capacityBytes];
+    }
+
+    public int shard() {
+        return shard;
+    }
+
+    public int capacityBytes() {
+        return bytes.length;
+    }
+
+    public int lengthBytes() {
+        return length;
+    }
+
+    /** Samples in this batch. */
+    public int sampleCount() {
+        return samples;
+    }
+
+    public boolean isEmpty() {
+        return length == 0;
+    }
+
+    public void clear() {
+        length = 0;
+        samples = 0;
+        sampleCountPosition = -1;
+    }
+
+    public boolean record(int streamId, long offset) {
+        return putStreamOffset(RECORD, streamId, offset);
+    }
+
+    public boolean watermark(int streamId, long offset) {
+        return putStreamOffset(WATERMARK, streamId, offset);
+    }
+
+    private boolean putStreamOffset(byte tag, int streamId, long offset) {
+        if (length + RECORD_BYTES > bytes.length) {
+            return false;
+        }
+        bytes[length] = tag;
+        INT.set(bytes, length + 1, streamId);
+        LONG.set(bytes, length + 5, offset);
+        length += RECORD_BYTES;
+        sampleCountPosition = -1;
+        return true;
+    }
+
+    /** Starts a series entry; samples follow through {@link #sample}. False if even the header does not fit. */
+    public boolean series(long hash, byte[] labels, int offset, int labelsLength) {
+        if (length + SERIES_HEADER_BYTES + labelsLength + SAMPLE_BYTES > bytes.length) {
+            return false;
+        }
+        int p = length;
+        bytes[p] = SERIES;
+        LONG.set(bytes, p + 1, hash);
+        INT.set(bytes, p + 9, labelsLength);
+        System.arraycopy(labels, offset, bytes, p + 13, labelsLength);
+        sampleCountPosition = p + 13 + labelsLength;
+        INT.set(bytes, sampleCountPosition, 0);
+        length = sampleCountPosition + 4;
+        return true;
+    }
+
+    /** Adds a sample to the open series entry. False if the batch is full. */
+    public boolean sample(long timestampMs, long valueBits) {
+        if (sampleCountPosition < 0) {
+            throw new IllegalStateException("sample() without an open series entry");
+        }
+        if (length + SAMPLE_BYTES > bytes.length) {
+            return false;
+        }
+        LONG.set(bytes, length, timestampMs);
+        LONG.set(bytes, length + 8, valueBits);
+        length += SAMPLE_BYTES;
+        INT.set(bytes, sampleCountPosition, (int) INT.get(bytes, sampleCountPosition) + 1);
+        samples++;
+        return true;
+    }
+
+    /** A position to {@link #rewind} to; also closes the open series entry. */
+    public int mark() {
+        sampleCountPosition = -1;
+        return length;
+    }
+
+    /** Drops everything appended after {@code mark}. */
+    public void rewind(int mark) {
+        if (mark < 0 || mark > length) {
+            throw new IllegalArgumentException("mark " + mark + " outside 0.." + length);
+        }
+        // Recount the samples before the mark; rewinds are rare (malformed records only).
+        length = mark;
+        samples = 0;
+        for (Reader r = reader(); r.next(); ) {
+            if (r.type() == SERIES) {
+                samples += r.sampleCount();
+            }
+        }
+        sampleCountPosition = -1;
+    }
+
+    /** A reader over this batch; the shard keeps one and re-wraps it (see {@link Reader#wrap}). */
+    public Reader reader() {
+        return new Reader().wrap(this);
+    }
+
+    /** Iterates entries without allocating. */
+    public static final class Reader {
+        private byte[] bytes;
+        private int limit;
+        private int position;
+        private byte type;
+        private int entry;
+
+        public Reader wrap(ShardBatch batch) {
+            this.bytes = batch.bytes;
+            this.limit = batch.length;
+            this.position = 0;
+            return this;
+        }
+
+        public boolean next() {
+            if (position >= limit) {
+                return false;
+            }
+            entry = position;
+            type = bytes[position];
+            position += switch (type) {
+                case RECORD, WATERMARK -> RECORD_BYTES;
+                case SERIES -> SERIES_HEADER_BYTES + labelsLength() + sampleCount() * SAMPLE_BYTES;
+                default -> throw new IllegalStateException("corrupt batch: tag " + type + " at " + entry);
+            };
+            return true;
+        }
+
+        public byte type() {
+            return type;
+        }
+
+        public int streamId() {
+            return (int) INT.get(bytes, entry + 1);
+        }
+
+        public long offset() {
+            return (long) LONG.get(bytes, entry + 5);
+        }
+
+        public long hash() {
+            return (long) LONG.get(bytes, entry + 1);
+        }
+
+        public int labelsLength() {
+            return (int) INT.get(bytes, entry + 9);
+        }
+
+        public byte[] array() {
+            return bytes;
+        }
+
+        public int labelsOffset() {
+            return entry + 13;
+        }
+
+        public int sampleCount() {
+            return (int) INT.get(bytes, entry + 13 + labelsLength());
+        }
+
+        public long timestamp(int i) {
+            return (long) LONG.get(bytes, entry + 17 + labelsLength() + i * SAMPLE_BYTES);
+        }
+
+        public long valueBits(int i) {
+            return (long) LONG.get(bytes, entry + 17 + labelsLength() + i * SAMPLE_BYTES + 8);
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package io.sluice.core.head;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class SeriesRegistryTest {
+    /** Labels stored per id, compared byte by byte, as the shard's series store does. */
+    private final List<byte[]> labelsById = new ArrayList<>();
+    private final SeriesRegistry.LabelsMatcher matcher = (id, labels, off, len) ->
+            Arrays.equals(labelsById.get(id), 0, labelsById.get(id).length, labels, off, off + len);
+
+    private int add(SeriesRegistry registry, long hash, String labels) {
+        byte[] bytes = labels.getBytes(StandardCharsets.UTF_8);
+        assertThat(registry.find(hash, bytes, 0, bytes.length, matcher)).isEqualTo(SeriesRegistry.ABSENT);
+        labelsById.add(bytes);
+        int id = labelsById.size() - 1;
+        registry.insert(hash, id);
+        return id;
+    }
+
+    private int find(SeriesRegistry registry, long hash, String labels) {
+        byte[] bytes = labels.getBytes(StandardCharsets.UTF_8);
+        return registry.find(hash, bytes, 0, bytes.length, matcher);
+    }
+
+    @Test
+    void forcedHashCollisionsStayDistinctSeries() {
+        SeriesRegistry registry = new SeriesRegistry(4);
+        long sameHash = 0xDEADBEEFL;
+        int a = add(registry, sameHash, "job=a");
+        int b = add(registry, sameHash, "job=b");
+        int c = add(registry, sameHash, "job=c");
+        assertThat(find(registry, sameHash, "job=a")).isEqualTo(a);
+        assertThat(find(registry, sameHash, "job=b")).isEqualTo(b);
+        assertThat(find(registry, sameHash, "job=c")).isEqualTo(c);
+        assertThat(find(registry, sameHash, "job=d")).isEqualTo(SeriesRegistry.ABSENT);
+        assertThat(registry.remove(sameHash, b)).isTrue();
+        assertThat(find(registry, sameHash, "job=a")).isEqualTo(a);
+        assertThat(find(registry, sameHash, "job=b")).isEqualTo(SeriesRegistry.ABSENT);
+        assertThat(find(registry, sameHash, "job=c")).isEqualTo(c);
+    }
+
+    @Test
+    void randomInsertsAndRemovalsMatchAHashMap() {
+        long seed = 42;
+        SplittableRandom random = new SplittableRandom(seed);
+        SeriesRegistry registry = new SeriesRegistry(16);
+        Map<String, Integer> expected = new HashMap<>();
+        Map<String, Long> hashOf = new HashMap<>();
+        for (int step = 0; step < 100_000; step++) {
+            String labels = "s=" + random.nextInt(5_000);
+            long hash = random.nextInt(4) == 0 ? labels.length() : labels.hashCode(); // many collisions on purpose
+            hashOf.putIfAbsent(labels, hash);
+            hash = hashOf.get(labels);
+            Integer id = expected.get(labels);
+            if (id == null) {
+                expected.put(labels, add(registry, hash, labels));
+            } else if (random.nextBoolean()) {
+                assertThat(registry.remove(hash, id)).as("seed %d step %d", seed, step).isTrue();
+                expected.remove(labels);
+            } else {
+                assertThat(find(registry, hash, labels)).as("seed %d step %d", seed, step).isEqualTo(id);
+            }
+        }
+        assertThat(registry.size()).isEqualTo(expected.size());
+        expected.forEach((labels, id) -> assertThat(find(registry, hashOf.get(labels), labels)).isEqualTo(id));
+    }
+}
