@@ -1,0 +1,241 @@
+package io.sluice.wal;
+
+import static io.sluice.wal.RecordDescriptor.CRC_OFFSET;
+import static io.sluice.wal.RecordDescriptor.END_MARKER_LENGTH;
+import static io.sluice.wal.RecordDescriptor.END_OF_SEGMENT_TYPE;
+import static io.sluice.wal.RecordDescriptor.FRAME_LENGTH;
+import static io.sluice.wal.RecordDescriptor.HEADER_LENGTH;
+import static io.sluice.wal.RecordDescriptor.INT_LE;
+import static io.sluice.wal.RecordDescriptor.TYPE_OFFSET;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
+
+/**
+ * One segment file mapped into memory, with the frame checks every user of a mapping needs.
+ *
+ * <p>Each instance has its own shared arena (the mapping is unmapped by {@link #close()}) and its
+ * own checksum state, so it belongs to one thread at a time: the writer, one reader, or a scan.
+ * Several instances may map the same file; they see the same page-cache pages, and the frame
+ * length's release/acquire order carries over between them.
+ *
+ * <p>Only the bytes the file really has are mapped (touching a mapping past the end of its file
+ * raises SIGBUS), so a truncated file maps short and {@link #check(int)} says where it ends.
+ */
+final class MappedSegment implements AutoCloseable {
+    /** Compared against to find non-zero bytes; 64 KiB of zeros, never written. */
+    private static final MemorySegment ZEROS = MemorySegment.ofArray(new byte[64 << 10]).asReadOnly();
+
+    final int index;
+    /** The mapped bytes: min(file size, declared segment size). */
+    final MemorySegment mapping;
+    /** The file size when it was mapped. */
+    final long fileSize;
+    private final Arena arena;
+    private final WalMetrics metrics;
+    private final ByteBuffer crcView;
+    private final CRC32C crc = new CRC32C();
+    /** The segment size from the header, once known; checks use it to bound frame lengths. */
+    private int declaredSize;
+
+    private MappedSegment(int index, Arena arena, MemorySegment mapping, long fileSize, WalMetrics metrics) {
+        this.index = index;
+        this.arena = arena;
+        this.mapping = mapping;
+        this.fileSize = fileSize;
+        this.metrics = metrics;
+        this.crcView = mapping.asByteBuffer();
+        this.declaredSize = (int) Math.min(mapping.byteSize(), Integer.MAX_VALUE);
+        if (metrics != null) {
+            metrics.onMapped(mapping.byteSize());
+        }
+    }
+
+    /**
+     * Maps at most {@code maxBytes} of an existing file read-only.
+     *
+     * @throws java.nio.file.NoSuchFileException if the file does not exist
+     */
+    static MappedSegment mapReadOnly(Path file, int index, long maxBytes, WalMetrics metrics) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long fileSize = channel.size();
+            return map(channel, FileChannel.MapMode.READ_ONLY, index, fileSize, Math.min(fileSize, maxBytes), metrics);
+        }
+    }
+
+    /** Maps the first {@code sizeBytes} of a file, which must have at least that many, for writing. */
+    static MappedSegment mapReadWrite(Path file, int index, int sizeBytes, WalMetrics metrics) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long fileSize = channel.size();
+            if (fileSize < sizeBytes) {
+                throw new IllegalStateException("segment " + file + " is " + fileSize + " bytes, expected " + sizeBytes);
+            }
+            MappedSegment segment = map(channel, FileChannel.MapMode.READ_WRITE, index, fileSize, sizeBytes, metrics);
+            segment.declaredSize = sizeBytes;
+            return segment;
+        }
+    }
+
+    private static MappedSegment map(FileChannel channel, FileChannel.MapMode mode, int index, long fileSize,
+                                     long bytes, WalMetrics metrics) throws IOException {
+        Arena arena = Arena.ofShared();
+        try {
+            return new MappedSegment(index, arena, channel.map(mode, 0, bytes, arena), fileSize, metrics);
+        } catch (IOException | RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    /** Call after the header checked out: frames are bounded by the declared size from then on. */
+    void useDeclaredSize(int sizeBytes) {
+        this.declaredSize = sizeBytes;
+    }
+
+    int declaredSize() {
+        return declaredSize;
+    }
+
+    /** How many bytes of the segment are really there (less than declared if the file was truncated). */
+    long availableBytes() {
+        return Math.min(mapping.byteSize(), declaredSize);
+    }
+
+    boolean isTruncated() {
+        return mapping.byteSize() < declaredSize;
+    }
+
+    /**
+     * Validates the frame starting at {@code offset} (8-byte aligned, past the segment header). A
+     * frame length of 0 is {@link FrameStatus#EMPTY} whatever follows: a live writer may already have
+     * written the type and CRC of a record it has not published; a scan at rest looks closer.
+     */
+    FrameStatus check(int offset) {
+        long available = availableBytes();
+        if (offset + HEADER_LENGTH > available) {
+            return isZero(offset, available) ? FrameStatus.EMPTY : FrameStatus.PAST_END;
+        }
+        int frameLength = (int) FRAME_LENGTH.getAcquire(mapping, (long) offset);
+        if (frameLength == 0) {
+            return FrameStatus.EMPTY;
+        }
+        int type = type(offset);
+        if (!fitsInSegment(offset, frameLength, type)) {
+            return FrameStatus.BAD_LENGTH;
+        }
+        if (offset + (long) frameLength > available) {
+            return FrameStatus.PAST_END;
+        }
+        if (mapping.get(INT_LE, offset + CRC_OFFSET) != frameCrc(offset, frameLength)) {
+            return FrameStatus.BAD_CRC;
+        }
+        if (type != END_OF_SEGMENT_TYPE) {
+            return FrameStatus.RECORD;
+        }
+        return frameLength == END_MARKER_LENGTH ? FrameStatus.END_OF_SEGMENT : FrameStatus.BAD_LENGTH;
+    }
+
+    /**
+     * A caller record must leave room for the end marker after it; the marker needs only itself.
+     * (The type is not trusted yet: a torn write may have zeroed it, and the CRC check comes next.)
+     */
+    private boolean fitsInSegment(int offset, int frameLength, int type) {
+        if (frameLength < HEADER_LENGTH) {
+            return false;
+        }
+        long end = offset + ((frameLength + (long) RecordDescriptor.ALIGNMENT - 1) & -RecordDescriptor.ALIGNMENT);
+        return end + (type == END_OF_SEGMENT_TYPE ? 0 : END_MARKER_LENGTH) <= declaredSize;
+    }
+
+    int frameLength(int offset) {
+        return mapping.get(INT_LE, offset);
+    }
+
+    int type(int offset) {
+        return Byte.toUnsignedInt(mapping.get(ValueLayout.JAVA_BYTE, offset + TYPE_OFFSET));
+    }
+
+    /** The CRC32C of a frame as {@link RecordDescriptor} defines it. */
+    int frameCrc(int offset, int frameLength) {
+        crc.reset();
+        crc.update(frameLength);
+        crc.update(frameLength >>> 8);
+        crc.update(frameLength >>> 16);
+        crc.update(frameLength >>> 24);
+        crcView.limit(offset + frameLength);
+        crcView.position(offset + TYPE_OFFSET);
+        crc.update(crcView);
+        return (int) crc.getValue();
+    }
+
+    /** Writes the type, checksum and, last and with release order, the frame length. */
+    void publish(int offset, int type, int frameLength) {
+        mapping.set(ValueLayout.JAVA_BYTE, offset + TYPE_OFFSET, (byte) type);
+        mapping.set(INT_LE, offset + CRC_OFFSET, frameCrc(offset, frameLength));
+        FRAME_LENGTH.setRelease(mapping, (long) offset, frameLength);
+    }
+
+    /** True if bytes [from, to) of the mapping are all zero. */
+    boolean isZero(long from, long to) {
+        for (long at = from; at < to; at += ZEROS.byteSize()) {
+            long chunk = Math.min(ZEROS.byteSize(), to - at);
+            if (MemorySegment.mismatch(mapping, at, at + chunk, ZEROS, 0, chunk) >= 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** One past the last non-zero byte in [from, available), or {@code from} if they are all zero. */
+    long endOfData(long from) {
+        long to = availableBytes();
+        while (to > from) {
+            long chunkStart = Math.max(from, to - ZEROS.byteSize());
+            if (!isZero(chunkStart, to)) {
+                for (long at = to - 1; at >= chunkStart; at--) {
+                    if (mapping.get(ValueLayout.JAVA_BYTE, at) != 0) {
+                        return at + 1;
+                    }
+                }
+            }
+            to = chunkStart;
+        }
+        return from;
+    }
+
+    /** Zeroes [from, to) without allocating (no slice objects). */
+    void zero(long from, long to) {
+        for (long at = from; at < to; at += ZEROS.byteSize()) {
+            MemorySegment.copy(ZEROS, 0, mapping, at, Math.min(ZEROS.byteSize(), to - at));
+        }
+    }
+
+    /** Forces bytes [from, to) of the mapping to the file (msync of the pages they touch). */
+    void force(long from, long to) throws IOException {
+        if (to <= from) {
+            return;
+        }
+        try {
+            mapping.asSlice(from, to - from).force();
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (arena.scope().isAlive()) {
+            arena.close();
+            if (metrics != null) {
+                metrics.onUnmapped(mapping.byteSize());
+            }
+        }
+    }
+}

@@ -1,0 +1,229 @@
+package io.sluice.wal;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * A segmented, memory-mapped write-ahead log: one directory, one writer, any number of readers.
+ *
+ * <p><b>Threads.</b> One owner thread writes: {@code claim}, {@code commit}, {@code abort},
+ * {@code append}, {@code sync}, {@code maybeSync}, {@code deleteSegmentsBefore} and {@code close}
+ * are for it alone and take no locks. {@link #writtenPosition()}, {@link #durablePosition()},
+ * {@link #metrics()} and {@link #openReader(long)} may be called from any thread; each
+ * {@link WalReader} then belongs to the thread that reads it.
+ *
+ * <p><b>Writing a record in place.</b> {@code long at = wal.claim(type, max)} reserves room and
+ * returns the offset in {@link #mapping()} where the payload goes; write at most {@code max} bytes
+ * there, then {@code wal.commit(n)} publishes the record (n &lt;= max) and returns its end position,
+ * or {@code wal.abort()} drops it. No reader sees a record, and nothing counts it durable, before
+ * its commit. The mapping object stays the same until a claim rolls to the next segment.
+ *
+ * <p><b>Durability.</b> {@link #sync()} forces what was committed; {@link #maybeSync(long)} does so at
+ * most every {@code syncIntervalMs}, for the owner's loop (group commit). {@link #durablePosition()}
+ * is the end of what has been forced.
+ *
+ * <p><b>Open.</b> {@link #open(WalOptions)} validates every segment and cuts the log at the first
+ * damage ({@link #openReport()} says where and why); see docs/format/wal.md. Only I/O failures
+ * throw. A second writer on the same directory is refused (a lock file).
+ */
+public final class Wal implements AutoCloseable {
+    static final String LOCK_FILE = "wal.lock";
+
+    private final WalOptions options;
+    private final WalMetrics metrics;
+    private final WalOpenReport openReport;
+    private final SegmentWriter writer;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    /** Written by the owner (deleteSegmentsBefore), read by any thread opening a reader. */
+    private volatile int firstSegmentIndex;
+    private boolean closed;
+
+    private Wal(WalOptions options, WalMetrics metrics, WalRecovery.Recovered recovered, SegmentPreallocator preallocator,
+                FileChannel lockChannel, FileLock lock) {
+        this.options = options;
+        this.metrics = metrics;
+        this.openReport = recovered.report();
+        this.firstSegmentIndex = recovered.firstIndex();
+        this.writer = new SegmentWriter(options, preallocator, metrics, recovered);
+        this.lockChannel = lockChannel;
+        this.lock = lock;
+    }
+
+    /**
+     * Opens (creating if needed) the WAL in {@code options.directory()}, repairing damage.
+     *
+     * @throws WalFormatException if a segment was written by a newer, unreadable format version
+     * @throws IOException        on I/O failure, or if another writer holds the directory
+     */
+    public static Wal open(WalOptions options) throws IOException {
+        return open(options, SegmentPreallocator.ZERO_FILL);
+    }
+
+    static Wal open(WalOptions options, SegmentPreallocator preallocator) throws IOException {
+        Files.createDirectories(options.directory());
+        Path lockPath = options.directory().resolve(LOCK_FILE);
+        FileChannel lockChannel = FileChannel.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        try {
+            FileLock lock = tryLock(lockChannel, lockPath);
+            WalMetrics metrics = new WalMetrics();
+            WalRecovery.Recovered recovered = WalRecovery.recover(options, preallocator, metrics);
+            return new Wal(options, metrics, recovered, preallocator, lockChannel, lock);
+        } catch (IOException | RuntimeException e) {
+            lockChannel.close();
+            throw e;
+        }
+    }
+
+    private static FileLock tryLock(FileChannel channel, Path lockPath) throws IOException {
+        FileLock lock;
+        try {
+            lock = channel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            lock = null;
+        }
+        if (lock == null) {
+            throw new IOException("another writer holds the WAL directory (" + lockPath + " is locked)");
+        }
+        return lock;
+    }
+
+    /** Inspects a WAL directory read-only, without repairing; see {@link WalInspection}. */
+    public static WalInspection inspect(Path directory) throws IOException {
+        return WalInspection.inspect(directory);
+    }
+
+    /** What open found: clean, or where the log was cut and why. */
+    public WalOpenReport openReport() {
+        return openReport;
+    }
+
+    public WalOptions options() {
+        return options;
+    }
+
+    public WalMetrics metrics() {
+        return metrics;
+    }
+
+    /**
+     * Reserves room for a record of up to {@code maxPayloadLength} bytes of {@code type} (1..255),
+     * rolling to a new segment if it does not fit in this one, and returns the offset in
+     * {@link #mapping()} where its payload starts (8-byte aligned).
+     *
+     * @throws IllegalArgumentException if the type is out of range or the payload could never fit in
+     *                                  a segment ({@link WalOptions#maxPayloadLength()})
+     * @throws IllegalStateException    if a claim is already open
+     * @throws IOException              if rolling failed (e.g. a full disk); nothing changed, and a
+     *                                  later claim retries
+     */
+    public long claim(int type, int maxPayloadLength) throws IOException {
+        return writer.claim(type, maxPayloadLength);
+    }
+
+    /** Publishes the claimed record with {@code payloadLength} (&lt;= the claimed maximum) bytes; returns its end position. */
+    public long commit(int payloadLength) {
+        return writer.commit(payloadLength);
+    }
+
+    /** Drops the open claim, if any. */
+    public void abort() {
+        writer.abort();
+    }
+
+    /** The current segment's mapping, where claimed payloads are written. Owner thread only. */
+    public MemorySegment mapping() {
+        return writer.mapping();
+    }
+
+    /** Appends a record holding {@code src[offset, offset + length)}; returns its end position. */
+    public long append(int type, byte[] src, int offset, int length) throws IOException {
+        return writer.append(type, src, offset, length);
+    }
+
+    /** Appends a record holding all of {@code src}; returns its end position. */
+    public long append(int type, MemorySegment src) throws IOException {
+        return writer.append(type, src);
+    }
+
+    /** Forces every committed record to disk, then advances {@link #durablePosition()}. */
+    public void sync() throws IOException {
+        writer.sync();
+    }
+
+    /**
+     * Group commit: syncs if something is unsynced and no sync by this method happened in the last
+     * {@code syncIntervalMs} (by the caller's clock, {@code System.nanoTime()} or a test's).
+     *
+     * @return true if it synced
+     */
+    public boolean maybeSync(long nowNanos) throws IOException {
+        return writer.maybeSync(nowNanos);
+    }
+
+    /** End of the last committed record (where the next starts). Any thread. */
+    public long writtenPosition() {
+        return writer.writtenPosition();
+    }
+
+    /** End of what has been forced to disk; never past {@link #writtenPosition()}. Any thread. */
+    public long durablePosition() {
+        return writer.durablePosition();
+    }
+
+    /** Position of the first record the WAL still holds (the start of its first segment). */
+    public long firstPosition() {
+        return WalPosition.of(firstSegmentIndex, SegmentDescriptor.HEADER_LENGTH);
+    }
+
+    /**
+     * Deletes the segments that lie wholly before {@code position} (its own segment and the current
+     * one are kept), oldest first. Readers still inside a deleted segment keep reading it.
+     *
+     * @return how many segment files were deleted
+     */
+    public int deleteSegmentsBefore(long position) throws IOException {
+        int end = Math.min(WalPosition.segment(position), writer.segmentIndex());
+        if (end <= firstSegmentIndex) {
+            return 0;
+        }
+        int deleted = SegmentFiles.deleteOldestFirst(options.directory(), firstSegmentIndex, end);
+        firstSegmentIndex = end;
+        metrics.onSegmentsDeleted(deleted);
+        return deleted;
+    }
+
+    /** A reader from {@code fromPosition} (a record boundary this WAL returned). Any thread. */
+    public WalReader openReader(long fromPosition) throws IOException {
+        return WalReader.open(options.directory(), fromPosition, metrics);
+    }
+
+    /** A reader from the first record the WAL holds. */
+    public WalReader openReader() throws IOException {
+        return openReader(firstPosition());
+    }
+
+    /** Aborts an open claim, syncs, unmaps and releases the directory. */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            writer.close();
+        } finally {
+            try {
+                lock.release();
+            } finally {
+                lockChannel.close();
+            }
+        }
+    }
+}
