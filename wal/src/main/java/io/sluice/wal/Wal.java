@@ -137,6 +137,14 @@ public final class Wal implements AutoCloseable {
         writer.abort();
     }
 
+    /**
+     * Index of the segment the writer is in: after {@link #claim}, the segment holding the claimed
+     * record (a caller encoding against per-segment state needs it). Owner thread only.
+     */
+    public int segmentIndex() {
+        return writer.segmentIndex();
+    }
+
     /** The current segment's mapping, where claimed payloads are written. Owner thread only. */
     public MemorySegment mapping() {
         return writer.mapping();

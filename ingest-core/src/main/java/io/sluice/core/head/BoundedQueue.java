@@ -39,7 +39,7 @@ public final class BoundedQueue<E> {
 
     /** @param capacity rounded up to a power of two, at least 2 */
     public BoundedQueue(int capacity) {
-        int size = Integer.highestOneBit(Math.max(2, capacity - 1)) << 1;
+        int size = Math.max(2, Integer.highestOneBit(capacity - 1) << 1);
         elements = new Object[size];
         sequences = new long[size];
         mask = size - 1;

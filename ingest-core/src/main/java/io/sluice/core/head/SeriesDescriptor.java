@@ -1,0 +1,65 @@
+package io.sluice.core.head;
+
+import io.sluice.core.chunk.XorStateDescriptor;
+
+/**
+ * The per-series struct, one fixed-stride slot per series id in the shard's off-heap pages. No
+ * Java object exists per series.
+ *
+ * <pre>
+ *  0        4        8                16               24               32
+ *  +--------+--------+----------------+----------------+----------------+
+ *  | seq    | lblLen | labelsRef      | hash           | openChunk      |
+ *  +--------+--------+----------------+----------------+----------------+
+ *  32               40       44       48               56               64
+ *  +----------------+--------+--------+----------------+----------------+
+ *  | closedList     | nClosed| capClsd| chunkEndMs     | minTimeMs      |
+ *  +----------------+--------+--------+----------------+----------------+
+ *  64               72                                112              128
+ *  +----------------+--------------------------------+----------------+
+ *  | maxTimeMs      | XOR appender state (40 B)      | reserved       |
+ *  +----------------+--------------------------------+----------------+
+ * </pre>
+ *
+ * <ul>
+ *   <li>{@code seq}: a sequence lock. Odd while the shard moves this series' chunk bytes (grows
+ *       the open block, cuts a chunk, grows the closed list); readers retry when it changed.</li>
+ *   <li>{@code labelsRef}/{@code lblLen}: the canonical label bytes in the shard's label arena.</li>
+ *   <li>{@code openChunk}: ChunkHandle of the open chunk's block (NONE before the first sample).</li>
+ *   <li>{@code closedList}: ChunkHandle of a block of {@value #CLOSED_ENTRY_BYTES}-byte entries
+ *       {chunk handle, minTimeMs, maxTimeMs}, oldest first; {@code nClosed} is published with release.</li>
+ *   <li>{@code minTimeMs}/{@code maxTimeMs}: first and last sample the head holds (Long.MIN_VALUE: none yet).</li>
+ * </ul>
+ * Native byte order; never written to disk. 128 bytes, 8-byte aligned.
+ */
+final class SeriesDescriptor {
+    static final int SEQ_OFFSET = 0;
+    static final int LABELS_LENGTH_OFFSET = 4;
+    static final int LABELS_REF_OFFSET = 8;
+    static final int HASH_OFFSET = 16;
+    static final int OPEN_CHUNK_OFFSET = 24;
+    static final int CLOSED_LIST_OFFSET = 32;
+    static final int CLOSED_COUNT_OFFSET = 40;
+    static final int CLOSED_CAPACITY_OFFSET = 44;
+    static final int CHUNK_END_OFFSET = 48;
+    static final int MIN_TIME_OFFSET = 56;
+    static final int MAX_TIME_OFFSET = 64;
+    static final int XOR_STATE_OFFSET = 72;
+    static final int STRIDE = 128;
+
+    static final int CLOSED_ENTRY_BYTES = 24;
+    static final int CLOSED_ENTRY_HANDLE = 0;
+    static final int CLOSED_ENTRY_MIN_TIME = 8;
+    static final int CLOSED_ENTRY_MAX_TIME = 16;
+
+    static final long NO_SAMPLES = Long.MIN_VALUE;
+
+    static {
+        if (XOR_STATE_OFFSET + XorStateDescriptor.SIZE > STRIDE || XOR_STATE_OFFSET % XorStateDescriptor.ALIGNMENT != 0) {
+            throw new ExceptionInInitializerError("series struct layout does not fit the XOR state");
+        }
+    }
+
+    private SeriesDescriptor() {
+    }
+}

@@ -1,0 +1,349 @@
+package io.sluice.core.head;
+
+import static io.sluice.core.head.SeriesDescriptor.CHUNK_END_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.CLOSED_CAPACITY_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.CLOSED_COUNT_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_BYTES;
+import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_HANDLE;
+import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_MAX_TIME;
+import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_MIN_TIME;
+import static io.sluice.core.head.SeriesDescriptor.CLOSED_LIST_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.HASH_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.LABELS_LENGTH_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.LABELS_REF_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.MAX_TIME_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.MIN_TIME_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.NO_SAMPLES;
+import static io.sluice.core.head.SeriesDescriptor.OPEN_CHUNK_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.SEQ_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.STRIDE;
+import static io.sluice.core.head.SeriesDescriptor.XOR_STATE_OFFSET;
+
+import io.sluice.core.chunk.ChunkCutPolicy;
+import io.sluice.core.chunk.ChunkHandle;
+import io.sluice.core.chunk.ChunkMemory;
+import io.sluice.core.chunk.XorAppender;
+import io.sluice.core.chunk.XorStateDescriptor;
+import io.sluice.core.memory.MemoryAccounting;
+import io.sluice.core.memory.MemoryTag;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+
+/**
+ * A shard's series: fixed-stride structs ({@link SeriesDescriptor}) in off-heap pages, their label
+ * bytes in a {@link LabelArena}, their chunks in a {@link ChunkMemory}.
+ *
+ * <p>Threads: one writer, the shard worker, calls everything but {@link #snapshot} and the read
+ * accessors marked "any thread". Readers take a {@link SeriesSnapshot}: a copy of the series'
+ * labels and of the chunk bytes in a time range, validated by the series' sequence lock, so they
+ * never see a torn chunk however the writer moves blocks. Plain appends to the open chunk do not
+ * touch the lock: the appender publishes the sample count with release after the bytes.
+ */
+final class SeriesStore implements AutoCloseable {
+    static final int SERIES_PER_PAGE = 1024;
+    private static final int PAGE_SHIFT = Integer.numberOfTrailingZeros(SERIES_PER_PAGE);
+    private static final long PAGE_BYTES = (long) SERIES_PER_PAGE * STRIDE;
+    private static final int INITIAL_CLOSED_CAPACITY = 4;
+    private static final int MAX_CLOSED_CAPACITY = ChunkMemory.MAX_BLOCK_BYTES / CLOSED_ENTRY_BYTES;
+
+    /** Results of {@link #append}. */
+    static final int APPENDED = 0;
+    static final int OUT_OF_ORDER = 1;
+    static final int DUPLICATE = 2;
+    static final int DUPLICATE_TIMESTAMP = 3;
+
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
+    private static final VarHandle SEQ = INT.varHandle();
+    private static final VarHandle CLOSED_COUNT = INT.varHandle();
+    private static final VarHandle MAX_TIME = LONG.varHandle();
+
+    private final Arena arena = Arena.ofShared();
+    private final MemoryAccounting accounting;
+    private final ChunkMemory chunks;
+    private final LabelArena labels;
+    private final long chunkRangeMs;
+    private final XorAppender appender = new XorAppender(); // shard thread only
+    private volatile MemorySegment[] pages = new MemorySegment[0];
+    private volatile int count;        // published after the new series' struct is complete
+    private long droppedChunks;        // shard thread; chunks dropped because a series' list was full
+
+    SeriesStore(MemoryAccounting accounting, long chunkRangeMs) {
+        this.accounting = accounting;
+        this.chunks = new ChunkMemory(accounting);
+        this.labels = new LabelArena(accounting);
+        this.chunkRangeMs = chunkRangeMs;
+    }
+
+    /** Series ids 0..count-1 exist. Any thread. */
+    int count() {
+        return count;
+    }
+
+    long droppedChunks() {
+        return droppedChunks;
+    }
+
+    private MemorySegment page(int id) {
+        return pages[id >>> PAGE_SHIFT];
+    }
+
+    private static long base(int id) {
+        return (long) (id & (SERIES_PER_PAGE - 1)) * STRIDE;
+    }
+
+    /** Creates a series and returns its id (dense, from 0). */
+    int create(long hash, byte[] labelBytes, int offset, int length) {
+        int id = count;
+        if ((id & (SERIES_PER_PAGE - 1)) == 0 && (id >>> PAGE_SHIFT) == pages.length) {
+            MemorySegment page = arena.allocate(PAGE_BYTES, 64);
+            accounting.allocated(MemoryTag.SERIES, PAGE_BYTES);
+            MemorySegment[] grown = Arrays.copyOf(pages, pages.length + 1);
+            grown[grown.length - 1] = page;
+            pages = grown;
+        }
+        MemorySegment s = page(id);
+        long b = base(id);
+        s.asSlice(b, STRIDE).fill((byte) 0);
+        s.set(INT, b + LABELS_LENGTH_OFFSET, length);
+        s.set(LONG, b + LABELS_REF_OFFSET, labels.add(labelBytes, offset, length));
+        s.set(LONG, b + HASH_OFFSET, hash);
+        s.set(LONG, b + OPEN_CHUNK_OFFSET, ChunkHandle.NONE);
+        s.set(LONG, b + CLOSED_LIST_OFFSET, ChunkHandle.NONE);
+        s.set(LONG, b + MIN_TIME_OFFSET, NO_SAMPLES);
+        s.set(LONG, b + MAX_TIME_OFFSET, NO_SAMPLES);
+        XorStateDescriptor.reset(s, b + XOR_STATE_OFFSET);
+        count = id + 1; // volatile write: publishes the struct
+        return id;
+    }
+
+    long hash(int id) {
+        return page(id).get(LONG, base(id) + HASH_OFFSET);
+    }
+
+    /** Whether series {@code id} has exactly these canonical label bytes. */
+    boolean labelsEqual(int id, byte[] candidate, int offset, int length) {
+        MemorySegment s = page(id);
+        long b = base(id);
+        if (s.get(INT, b + LABELS_LENGTH_OFFSET) != length) {
+            return false;
+        }
+        long ref = s.get(LONG, b + LABELS_REF_OFFSET);
+        return MemorySegment.mismatch(labels.page(ref), LabelArena.offset(ref), LabelArena.offset(ref) + length,
+                MemorySegment.ofArray(candidate), offset, offset + length) == -1;
+    }
+
+    /** Copies the canonical label bytes of {@code id} into {@code target}; returns their length. Any thread. */
+    int copyLabels(int id, byte[] target) {
+        MemorySegment s = page(id);
+        long b = base(id);
+        int length = s.get(INT, b + LABELS_LENGTH_OFFSET);
+        long ref = s.get(LONG, b + LABELS_REF_OFFSET);
+        MemorySegment.copy(labels.page(ref), ValueLayout.JAVA_BYTE, LabelArena.offset(ref), target, 0, length);
+        return length;
+    }
+
+    int labelsLength(int id) {
+        return page(id).get(INT, base(id) + LABELS_LENGTH_OFFSET);
+    }
+
+    /** The last timestamp appended to {@code id}, or {@link SeriesDescriptor#NO_SAMPLES}. Any thread (opaque). */
+    long maxTime(int id) {
+        return (long) MAX_TIME.getOpaque(page(id), base(id) + MAX_TIME_OFFSET);
+    }
+
+    /** The last value appended to {@code id} (valid when it has samples). Shard thread. */
+    long lastValueBits(int id) {
+        return page(id).get(LONG, base(id) + XOR_STATE_OFFSET + XorStateDescriptor.LAST_VALUE_BITS_OFFSET);
+    }
+
+    /**
+     * Appends a sample with Prometheus' rules: older than the last → {@link #OUT_OF_ORDER}; same
+     * timestamp and bits → {@link #DUPLICATE} (ignored); same timestamp, other bits →
+     * {@link #DUPLICATE_TIMESTAMP}; else {@link #APPENDED}.
+     */
+    int append(int id, long timestampMs, long valueBits) {
+        MemorySegment s = page(id);
+        long b = base(id);
+        long maxTime = s.get(LONG, b + MAX_TIME_OFFSET);
+        if (maxTime != NO_SAMPLES) {
+            if (timestampMs < maxTime) {
+                return OUT_OF_ORDER;
+            }
+            if (timestampMs == maxTime) {
+                return lastValueBits(id) == valueBits ? DUPLICATE : DUPLICATE_TIMESTAMP;
+            }
+        }
+        long state = b + XOR_STATE_OFFSET;
+        long open = s.get(LONG, b + OPEN_CHUNK_OFFSET);
+        long chunkEnd = s.get(LONG, b + CHUNK_END_OFFSET);
+        if (open == ChunkHandle.NONE) {
+            open = replaceOpenBlock(s, b, ChunkHandle.NONE, chunks.allocate(ChunkCutPolicy.INITIAL_OPEN_CAPACITY_BYTES));
+            chunkEnd = ChunkCutPolicy.chunkRangeEndMs(timestampMs, chunkRangeMs);
+            s.set(LONG, b + MIN_TIME_OFFSET, timestampMs);
+        } else {
+            wrapOpen(s, state, open);
+            if (ChunkCutPolicy.mustCutBefore(timestampMs, appender.numSamples(), appender.byteLength(), chunkEnd)) {
+                open = cut(s, b, open);
+                chunkEnd = ChunkCutPolicy.chunkRangeEndMs(timestampMs, chunkRangeMs);
+            }
+        }
+        wrapOpen(s, state, open);
+        if (!appender.append(timestampMs, valueBits)) {
+            int grown = ChunkCutPolicy.grownCapacityBytes(ChunkHandle.capacityBytes(open));
+            open = replaceOpenBlock(s, b, open, chunks.copy(open, appender.byteLength(), grown));
+            wrapOpen(s, state, open);
+            if (!appender.append(timestampMs, valueBits)) {
+                throw new IllegalStateException("append failed after growing the open chunk to " + grown + " bytes");
+            }
+        }
+        s.set(LONG, b + CHUNK_END_OFFSET, ChunkCutPolicy.chunkEndAfterAppendMs(
+                chunkEnd, appender.numSamples(), appender.firstTimestampMs(), timestampMs));
+        MAX_TIME.setOpaque(s, b + MAX_TIME_OFFSET, timestampMs);
+        return APPENDED;
+    }
+
+    private void wrapOpen(MemorySegment s, long state, long open) {
+        appender.wrap(s, state, chunks.page(open), ChunkMemory.offset(open), ChunkHandle.capacityBytes(open));
+    }
+
+    /** Points the series at a new open block under the sequence lock and frees the old one. */
+    private long replaceOpenBlock(MemorySegment s, long b, long old, long replacement) {
+        int seq = beginWrite(s, b);
+        s.set(LONG, b + OPEN_CHUNK_OFFSET, replacement);
+        endWrite(s, b, seq);
+        if (old != ChunkHandle.NONE) {
+            chunks.free(old);
+        }
+        return replacement;
+    }
+
+    /** Closes the open chunk: copies it to a tight block, lists it, starts an empty small open block. */
+    private long cut(MemorySegment s, long b, long open) {
+        int length = appender.byteLength();
+        long closed = chunks.copy(open, length, ChunkCutPolicy.closedCapacityBytes(length));
+        long firstTs = appender.firstTimestampMs();
+        long lastTs = appender.lastTimestampMs();
+        long fresh = chunks.allocate(ChunkCutPolicy.INITIAL_OPEN_CAPACITY_BYTES);
+        int seq = beginWrite(s, b);
+        addClosed(s, b, closed, firstTs, lastTs);
+        s.set(LONG, b + OPEN_CHUNK_OFFSET, fresh);
+        XorStateDescriptor.reset(s, b + XOR_STATE_OFFSET);
+        endWrite(s, b, seq);
+        chunks.free(open);
+        return fresh;
+    }
+
+    private void addClosed(MemorySegment s, long b, long chunk, long minTime, long maxTime) {
+        long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
+        int n = s.get(INT, b + CLOSED_COUNT_OFFSET);
+        int capacity = s.get(INT, b + CLOSED_CAPACITY_OFFSET);
+        if (list == ChunkHandle.NONE) {
+            capacity = INITIAL_CLOSED_CAPACITY;
+            list = chunks.allocate(capacity * CLOSED_ENTRY_BYTES);
+        } else if (n == capacity && capacity < MAX_CLOSED_CAPACITY) {
+            int grown = Math.min(MAX_CLOSED_CAPACITY, capacity * 2);
+            long bigger = chunks.copy(list, n * CLOSED_ENTRY_BYTES, grown * CLOSED_ENTRY_BYTES);
+            chunks.free(list);
+            list = bigger;
+            capacity = grown;
+        } else if (n == capacity) {
+            // A full list: drop the oldest chunk. Until blocks are cut to disk (a later issue) this caps
+            // the head at MAX_CLOSED_CAPACITY chunks per series (~85 h at a 15 s interval); counted.
+            MemorySegment page = chunks.page(list);
+            long o = ChunkMemory.offset(list);
+            chunks.free(page.get(LONG, o + CLOSED_ENTRY_HANDLE));
+            MemorySegment.copy(page, o + CLOSED_ENTRY_BYTES, page, o, (long) (n - 1) * CLOSED_ENTRY_BYTES);
+            n--;
+            droppedChunks++;
+        }
+        MemorySegment page = chunks.page(list);
+        long e = ChunkMemory.offset(list) + (long) n * CLOSED_ENTRY_BYTES;
+        page.set(LONG, e + CLOSED_ENTRY_HANDLE, chunk);
+        page.set(LONG, e + CLOSED_ENTRY_MIN_TIME, minTime);
+        page.set(LONG, e + CLOSED_ENTRY_MAX_TIME, maxTime);
+        s.set(LONG, b + CLOSED_LIST_OFFSET, list);
+        s.set(INT, b + CLOSED_CAPACITY_OFFSET, capacity);
+        CLOSED_COUNT.setRelease(s, b + CLOSED_COUNT_OFFSET, n + 1);
+    }
+
+    private static int beginWrite(MemorySegment s, long b) {
+        int seq = s.get(INT, b + SEQ_OFFSET);
+        SEQ.setOpaque(s, b + SEQ_OFFSET, seq + 1);
+        VarHandle.storeStoreFence(); // the odd value is visible before any moved byte
+        return seq;
+    }
+
+    private static void endWrite(MemorySegment s, long b, int seq) {
+        SEQ.setRelease(s, b + SEQ_OFFSET, seq + 2);
+    }
+
+    /**
+     * Copies series {@code id}'s labels and the chunks overlapping [minTimeMs, maxTimeMs] into
+     * {@code into}. Any thread; retries while the writer moves the series' blocks.
+     */
+    void snapshot(int id, long minTimeMs, long maxTimeMs, SeriesSnapshot into) {
+        MemorySegment s = page(id);
+        long b = base(id);
+        while (true) {
+            int seq = (int) SEQ.getAcquire(s, b + SEQ_OFFSET);
+            if ((seq & 1) == 0) {
+                into.reset(id, minTimeMs, maxTimeMs);
+                into.setLabels(this, id);
+                copyChunks(s, b, minTimeMs, maxTimeMs, into);
+                VarHandle.loadLoadFence(); // every copy above happens before the re-check
+                if ((int) SEQ.getOpaque(s, b + SEQ_OFFSET) == seq) {
+                    return;
+                }
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private void copyChunks(MemorySegment s, long b, long minTimeMs, long maxTimeMs, SeriesSnapshot into) {
+        int closedCount = (int) CLOSED_COUNT.getAcquire(s, b + CLOSED_COUNT_OFFSET);
+        long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
+        if (closedCount > 0 && list != ChunkHandle.NONE) {
+            MemorySegment listPage = chunks.page(list);
+            long o = ChunkMemory.offset(list);
+            int capacity = Math.min(closedCount, ChunkHandle.capacityBytes(list) / CLOSED_ENTRY_BYTES);
+            for (int i = 0; i < capacity; i++) {
+                long e = o + (long) i * CLOSED_ENTRY_BYTES;
+                long chunkMin = listPage.get(LONG, e + CLOSED_ENTRY_MIN_TIME);
+                long chunkMax = listPage.get(LONG, e + CLOSED_ENTRY_MAX_TIME);
+                if (chunkMax >= minTimeMs && chunkMin <= maxTimeMs) {
+                    long handle = listPage.get(LONG, e + CLOSED_ENTRY_HANDLE);
+                    into.addChunk(chunks.page(handle), ChunkMemory.offset(handle), ChunkHandle.capacityBytes(handle), -1);
+                }
+            }
+        }
+        long open = s.get(LONG, b + OPEN_CHUNK_OFFSET);
+        long state = b + XOR_STATE_OFFSET;
+        int openSamples = XorStateDescriptor.publishedNumSamples(s, state);
+        if (open != ChunkHandle.NONE && openSamples > 0
+                && s.get(LONG, state + XorStateDescriptor.FIRST_TIMESTAMP_OFFSET) <= maxTimeMs) {
+            into.addChunk(chunks.page(open), ChunkMemory.offset(open), ChunkHandle.capacityBytes(open), openSamples);
+        }
+    }
+
+    /** Off-heap bytes this store reserved (struct pages, label pages, chunk pages). */
+    long reservedBytes() {
+        return (long) pages.length * PAGE_BYTES + labels.reservedBytes() + chunks.reservedBytes();
+    }
+
+    long chunkBytesInUse() {
+        return chunks.usedBytes();
+    }
+
+    @Override
+    public void close() {
+        accounting.released(MemoryTag.SERIES, (long) pages.length * PAGE_BYTES);
+        pages = new MemorySegment[0];
+        arena.close();
+        labels.close();
+        chunks.close();
+    }
+}

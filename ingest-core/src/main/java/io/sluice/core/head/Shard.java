@@ -1,0 +1,475 @@
+package io.sluice.core.head;
+
+import io.sluice.core.head.wal.HeadRecordType;
+import io.sluice.core.head.wal.OffsetsRecord;
+import io.sluice.core.head.wal.SamplesRecord;
+import io.sluice.core.head.wal.SeriesCodecState;
+import io.sluice.core.head.wal.SeriesRecord;
+import io.sluice.core.memory.MemoryAccounting;
+import io.sluice.wal.Wal;
+import io.sluice.wal.WalOpenReport;
+import io.sluice.wal.WalOptions;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.function.LongSupplier;
+
+/**
+ * One shard: the single writer of its series, chunks, index and WAL. An agent in the Agrona sense:
+ * the thread is supplied from outside ({@link ShardRunner} in production, a test calling
+ * {@link #doWork()} by hand), which calls {@link #start()} once, then {@link #doWork()} in a loop,
+ * then {@link #close()}.
+ *
+ * <p>Other threads reach the shard only through {@link #acquireBatch()}/{@link #submit} (a bounded
+ * pool and queue: when the pool is empty the producer gets null and applies backpressure), the
+ * read side ({@link #snapshot}, {@link #select}) and the published watermarks and counters.
+ *
+ * <p>Exactly-once: each batch's samples are written to the WAL, then an OFFSETS record with the
+ * highest Kafka offset applied per stream. After a WAL sync those offsets are published as
+ * {@link #durableWatermark durable}; the Kafka layer commits the minimum over shards. Records at or
+ * below a shard's applied watermark are skipped, so re-delivered records after a restart are not
+ * applied twice. (A crash between a SAMPLES record and its OFFSETS record re-delivers those
+ * records; the head's append rules then ignore the duplicates: same timestamp, same value.)
+ */
+public final class Shard implements AutoCloseable {
+    private static final int SKIPPED = -1;
+    private static final int REJECTED = -2;
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+    /** Largest SAMPLES record claimed at once, bounding the claim to a small part of a segment. */
+    private static final int MAX_RECORD_BYTES = 1 << 20;
+
+    private final int index;
+    private final ShardOptions options;
+    private final StreamRegistry streams;
+    private final LongSupplier nanoClock;
+    private final ShardStats stats = new ShardStats();
+    private final SeriesStore store;
+    private final ShardIndex seriesIndex;
+    private final BoundedQueue<ShardBatch> queue;
+    private final BoundedQueue<ShardBatch> pool;
+
+    // Shard thread only.
+    private final SeriesRegistry registry;
+    private final SeriesCodecState codecState = new SeriesCodecState(1024);
+    private final SamplesRecord.Encoder samplesEncoder = new SamplesRecord.Encoder(codecState);
+    private final ShardBatch.Reader reader = new ShardBatch.Reader();
+    private final int maxSamplesPerRecord;
+    private Wal wal;
+    private int[] entryIds = new int[1024];
+    private long[] applied = new long[0];          // highest applied offset per stream id, -1 none
+    private long[] pendingOffsets = new long[0];   // this batch's highest offset per stream, -1 none
+    private int[] touchedStreams = new int[16];
+    private int touchedCount;
+    private boolean recordOpen;
+    private int recordEntries;
+    private int recordCapacity;
+    private ShardBatch retryBatch;                 // a batch whose WAL write failed (disk full): retried
+    private IOException lastWalError;
+
+    // Published to any thread.
+    private volatile long[] durable = new long[0]; // elements written with release
+    private volatile boolean replayed;
+    private volatile String walErrorMessage;
+
+    public Shard(int index, ShardOptions options, StreamRegistry streams, MemoryAccounting accounting, LongSupplier nanoClock) {
+        this.index = index;
+        this.options = options;
+        this.streams = streams;
+        this.nanoClock = nanoClock;
+        this.store = new SeriesStore(accounting, options.chunkRangeMs());
+        this.seriesIndex = new ShardIndex();
+        this.registry = new SeriesRegistry(1024);
+        this.queue = new BoundedQueue<>(options.queueBatches());
+        this.pool = new BoundedQueue<>(options.queueBatches());
+        for (int i = 0; i < queue.capacity(); i++) {
+            pool.offer(new ShardBatch(index, options.batchBytes()));
+        }
+        int byBytes = (int) Math.min(MAX_RECORD_BYTES, options.walSegmentBytes() / 4) / SamplesRecord.MAX_ENTRY_BYTES;
+        this.maxSamplesPerRecord = Math.max(1, byBytes - 1);
+    }
+
+    public int index() {
+        return index;
+    }
+
+    public ShardStats stats() {
+        return stats;
+    }
+
+    // ---------------------------------------------------------------- producer side (any thread)
+
+    /** An empty batch to fill, or null when all of this shard's batches are in flight (backpressure). */
+    public ShardBatch acquireBatch() {
+        ShardBatch batch = pool.poll();
+        if (batch != null) {
+            batch.clear();
+        }
+        return batch;
+    }
+
+    /** Hands a filled batch to the shard. Never fails for a batch from {@link #acquireBatch()}. */
+    public void submit(ShardBatch batch) {
+        if (batch.shard() != index || !queue.offer(batch)) {
+            throw new IllegalStateException("batch of shard " + batch.shard() + " submitted to shard " + index
+                    + " or submitted twice");
+        }
+    }
+
+    /** Returns an unused batch from {@link #acquireBatch()} to the pool. */
+    public void release(ShardBatch batch) {
+        pool.offer(batch);
+    }
+
+    /** Batches waiting to be applied. */
+    public int queueDepth() {
+        return queue.size();
+    }
+
+    // ---------------------------------------------------------------- lifecycle (the shard thread)
+
+    /** Opens (and repairs) the WAL and replays it. Call once, on the shard thread, before {@link #doWork()}. */
+    public WalOpenReport start() throws IOException {
+        wal = Wal.open(WalOptions.builder(options.walDirectory())
+                .segmentSizeBytes((int) options.walSegmentBytes())
+                .syncIntervalMs(options.walSyncIntervalMs())
+                .build());
+        new ShardReplay(this, wal, store, codecState, stats, streams).run();
+        replayed = true;
+        return wal.openReport();
+    }
+
+    /** True once {@link #start()} finished replaying the WAL. Any thread. */
+    public boolean isReplayed() {
+        return replayed;
+    }
+
+    /**
+     * Applies up to {@code maxBatchesPerWork} queued batches and syncs the WAL when the group-commit
+     * interval passed. Returns the number of batches applied (0: idle, the caller may back off).
+     */
+    public int doWork() {
+        int work = 0;
+        try {
+            if (retryBatch != null) {
+                ShardBatch batch = retryBatch;
+                retryBatch = null;
+                applyOrHold(batch);
+                if (retryBatch != null) {
+                    return 0;
+                }
+                work++;
+            }
+            while (work < options.maxBatchesPerWork()) {
+                ShardBatch batch = queue.poll();
+                if (batch == null) {
+                    break;
+                }
+                applyOrHold(batch);
+                if (retryBatch != null) {
+                    break;
+                }
+                work++;
+            }
+            if (wal.maybeSync(nanoClock.getAsLong())) {
+                publishDurable();
+            }
+        } catch (IOException e) {
+            recordWalError(e);
+        }
+        return work;
+    }
+
+    private void applyOrHold(ShardBatch batch) {
+        try {
+            apply(batch);
+            stats.increment(ShardStats.Counter.BATCHES_APPLIED);
+            pool.offer(batch);
+            if (walErrorMessage != null) {
+                walErrorMessage = null;
+            }
+        } catch (IOException e) {
+            // Typically a full disk while rolling the WAL: keep the batch and retry it; the queue fills
+            // up, the consumers pause. Re-applying is safe: what was applied is ignored as duplicate.
+            abortRecord();
+            retryBatch = batch;
+            recordWalError(e);
+        }
+    }
+
+    private void recordWalError(IOException e) {
+        lastWalError = e;
+        walErrorMessage = "shard " + index + " cannot write its WAL in " + options.walDirectory() + ": " + e.getMessage();
+    }
+
+    /** Why ingestion is held, if it is (e.g. the disk is full); null when healthy. Any thread. */
+    public String walError() {
+        return walErrorMessage;
+    }
+
+    /** Forces the WAL now and publishes the durable watermarks (shutdown, revocation). Shard thread. */
+    public void sync() throws IOException {
+        wal.sync();
+        publishDurable();
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            if (wal != null) {
+                sync();
+                wal.close();
+            }
+        } finally {
+            seriesIndex.close();
+            store.close();
+        }
+    }
+
+    // ---------------------------------------------------------------- applying a batch
+
+    private void apply(ShardBatch batch) throws IOException {
+        int entries = resolveSeries(batch);
+        appendSamples(batch, entries);
+        writeOffsets();
+    }
+
+    /** Pass 1: finds or creates the series of every SERIES entry (writing SERIES records), notes offsets. */
+    private int resolveSeries(ShardBatch batch) throws IOException {
+        touchedCount = 0;
+        boolean skip = false;
+        int entries = 0;
+        for (ShardBatch.Reader r = reader.wrap(batch); r.next(); ) {
+            switch (r.type()) {
+                case ShardBatch.RECORD -> {
+                    skip = r.offset() <= appliedOffset(r.streamId());
+                    touch(r.streamId(), r.offset());
+                }
+                case ShardBatch.WATERMARK -> touch(r.streamId(), r.offset());
+                case ShardBatch.SERIES -> {
+                    if (entries == entryIds.length) {
+                        entryIds = Arrays.copyOf(entryIds, entries * 2);
+                    }
+                    if (skip) {
+                        stats.add(ShardStats.Counter.SAMPLES_ALREADY_APPLIED, r.sampleCount());
+                        entryIds[entries++] = SKIPPED;
+                    } else {
+                        entryIds[entries++] = resolve(r);
+                    }
+                }
+                default -> throw new IllegalStateException("unknown batch entry " + r.type());
+            }
+        }
+        return entries;
+    }
+
+    private int resolve(ShardBatch.Reader r) throws IOException {
+        byte[] bytes = r.array();
+        int off = r.labelsOffset();
+        int len = r.labelsLength();
+        int id = registry.find(r.hash(), bytes, off, len, store::labelsEqual);
+        if (id != SeriesRegistry.ABSENT) {
+            return id;
+        }
+        if (store.count() >= options.maxSeries() || len > LabelArena.MAX_LABELS_BYTES) {
+            stats.increment(ShardStats.Counter.SERIES_REJECTED_LIMIT);
+            stats.add(ShardStats.Counter.SAMPLES_SERIES_LIMIT, r.sampleCount());
+            return REJECTED;
+        }
+        // The SERIES record goes first: if the WAL cannot take it, nothing was created.
+        int newId = store.count();
+        long p = wal.claim(HeadRecordType.SERIES, SeriesRecord.maxEntryBytes(len));
+        long end = SeriesRecord.write(wal.mapping(), p, newId, bytes, off, len);
+        wal.commit((int) (end - p));
+        createSeries(r.hash(), bytes, off, len);
+        return newId;
+    }
+
+    /** Creates a series in the store, the registry and the index (also used by replay). */
+    int createSeries(long hash, byte[] labels, int offset, int length) {
+        int id = store.create(hash, labels, offset, length);
+        registry.insert(hash, id);
+        seriesIndex.add(id, labels, offset, length);
+        stats.increment(ShardStats.Counter.SERIES_CREATED);
+        return id;
+    }
+
+    /** Pass 2: appends the samples and encodes the accepted ones into SAMPLES records. */
+    private void appendSamples(ShardBatch batch, int entries) throws IOException {
+        int entry = 0;
+        long remaining = batch.sampleCount();
+        for (ShardBatch.Reader r = reader.wrap(batch); r.next(); ) {
+            if (r.type() != ShardBatch.SERIES) {
+                continue;
+            }
+            int id = entryIds[entry++];
+            int n = r.sampleCount();
+            if (id < 0) {
+                remaining -= n;
+                continue;
+            }
+            for (int i = 0; i < n; i++, remaining--) {
+                long t = r.timestamp(i);
+                long v = r.valueBits(i);
+                if (!recordOpen) {
+                    openRecord(remaining, t);
+                }
+                switch (store.append(id, t, v)) {
+                    case SeriesStore.APPENDED -> {
+                        samplesEncoder.add(id, t, v);
+                        stats.increment(ShardStats.Counter.SAMPLES_APPENDED);
+                        if (++recordEntries == recordCapacity) {
+                            closeRecord();
+                        }
+                    }
+                    case SeriesStore.DUPLICATE -> stats.increment(ShardStats.Counter.SAMPLES_DUPLICATE);
+                    case SeriesStore.OUT_OF_ORDER -> stats.increment(ShardStats.Counter.SAMPLES_OUT_OF_ORDER);
+                    default -> stats.increment(ShardStats.Counter.SAMPLES_DUPLICATE_TIMESTAMP);
+                }
+            }
+        }
+        if (recordOpen) {
+            closeRecord();
+        }
+        assert entry == entries : "entries " + entry + " != " + entries;
+    }
+
+    private void openRecord(long remainingSamples, long baseTimestamp) throws IOException {
+        recordCapacity = (int) Math.min(remainingSamples, maxSamplesPerRecord);
+        long p = wal.claim(HeadRecordType.SAMPLES, SamplesRecord.maxPayloadBytes(recordCapacity));
+        samplesEncoder.begin(wal.mapping(), p, wal.segmentIndex(), baseTimestamp);
+        recordEntries = 0;
+        recordOpen = true;
+    }
+
+    private void closeRecord() {
+        recordOpen = false;
+        if (recordEntries == 0) {
+            wal.abort();
+        } else {
+            wal.commit(samplesEncoder.length());
+        }
+    }
+
+    private void abortRecord() {
+        if (recordOpen) {
+            recordOpen = false;
+            wal.abort();
+        }
+    }
+
+    private void touch(int streamId, long offset) {
+        ensureStreams(streamId);
+        if (pendingOffsets[streamId] == Long.MIN_VALUE) {
+            if (touchedCount == touchedStreams.length) {
+                touchedStreams = Arrays.copyOf(touchedStreams, touchedCount * 2);
+            }
+            touchedStreams[touchedCount++] = streamId;
+            pendingOffsets[streamId] = offset;
+        } else if (offset > pendingOffsets[streamId]) {
+            pendingOffsets[streamId] = offset;
+        }
+    }
+
+    /** Writes one OFFSETS record for the streams this batch covered and advances the applied watermarks. */
+    private void writeOffsets() throws IOException {
+        if (touchedCount == 0) {
+            return;
+        }
+        int max = 0;
+        for (int i = 0; i < touchedCount; i++) {
+            max += OffsetsRecord.maxEntryBytes(streams.stream(touchedStreams[i]).topicUtf8().length);
+        }
+        long p = wal.claim(HeadRecordType.OFFSETS, max);
+        long end = p;
+        MemorySegment m = wal.mapping();
+        for (int i = 0; i < touchedCount; i++) {
+            int s = touchedStreams[i];
+            long offset = Math.max(applied[s], pendingOffsets[s]);
+            StreamRegistry.Stream stream = streams.stream(s);
+            end = OffsetsRecord.write(m, end, stream.topicUtf8(), stream.partition(), offset);
+            applied[s] = offset;
+            pendingOffsets[s] = Long.MIN_VALUE;
+        }
+        wal.commit((int) (end - p));
+        touchedCount = 0;
+    }
+
+    private long appliedOffset(int streamId) {
+        return streamId < applied.length ? applied[streamId] : -1;
+    }
+
+    /** Replay: an OFFSETS entry read back from the WAL. */
+    void restoreWatermark(int streamId, long offset) {
+        ensureStreams(streamId);
+        applied[streamId] = Math.max(applied[streamId], offset);
+    }
+
+    private void ensureStreams(int streamId) {
+        if (streamId >= applied.length) {
+            int n = Math.max(streamId + 1, applied.length * 2);
+            int old = applied.length;
+            applied = Arrays.copyOf(applied, n);
+            pendingOffsets = Arrays.copyOf(pendingOffsets, n);
+            Arrays.fill(applied, old, n, -1L);
+            Arrays.fill(pendingOffsets, old, n, Long.MIN_VALUE);
+        }
+    }
+
+    /** After a sync every written OFFSETS record is durable: publish the applied watermarks. */
+    void publishDurable() {
+        long[] d = durable;
+        if (d.length < applied.length) {
+            d = Arrays.copyOf(d, applied.length);
+            Arrays.fill(d, durable.length, d.length, -1L);
+        }
+        for (int i = 0; i < applied.length; i++) {
+            LONGS.setRelease(d, i, applied[i]);
+        }
+        durable = d;
+        stats.increment(ShardStats.Counter.WAL_SYNCS);
+        stats.add(ShardStats.Counter.CHUNKS_DROPPED, store.droppedChunks() - stats.get(ShardStats.Counter.CHUNKS_DROPPED));
+    }
+
+    // ---------------------------------------------------------------- read side (any thread)
+
+    /** The highest offset of {@code streamId} whose samples this shard holds durably, or -1. Any thread. */
+    public long durableWatermark(int streamId) {
+        long[] d = durable;
+        return streamId < d.length ? (long) LONGS.getAcquire(d, streamId) : -1L;
+    }
+
+    /** Series ids 0..seriesCount()-1 exist. Any thread. */
+    public int seriesCount() {
+        return store.count();
+    }
+
+    /** Copies series {@code id} (labels and the chunks overlapping the range) into {@code into}. Any thread. */
+    public void snapshot(int id, long minTimeMs, long maxTimeMs, SeriesSnapshot into) {
+        store.snapshot(id, minTimeMs, maxTimeMs, into);
+    }
+
+    /** The label index (symbols and postings) of this shard, for selection. Any thread. */
+    public ShardIndex labelIndex() {
+        return seriesIndex;
+    }
+
+    /** Off-heap bytes this shard holds (series, labels, chunks); the WAL's mappings are in its metrics. */
+    public long offHeapBytes() {
+        return store.reservedBytes();
+    }
+
+    public long chunkBytesInUse() {
+        return store.chunkBytesInUse();
+    }
+
+    /** The WAL, for metrics and inspection. */
+    public Wal wal() {
+        return wal;
+    }
+
+    IOException lastWalError() {
+        return lastWalError;
+    }
+}

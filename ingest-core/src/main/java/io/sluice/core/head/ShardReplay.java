@@ -1,0 +1,101 @@
+package io.sluice.core.head;
+
+import io.sluice.core.head.wal.HeadRecordType;
+import io.sluice.core.head.wal.OffsetsRecord;
+import io.sluice.core.head.wal.SamplesRecord;
+import io.sluice.core.head.wal.SeriesCodecState;
+import io.sluice.core.head.wal.SeriesRecord;
+import io.sluice.core.labels.MurmurHash3;
+import io.sluice.wal.Wal;
+import io.sluice.wal.WalPosition;
+import io.sluice.wal.WalReader;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * Rebuilds a shard from its own WAL on start: SERIES records create series, SAMPLES records are
+ * appended through the same rules as live samples (without writing them again), OFFSETS records
+ * restore the watermarks. Runs on the shard thread before it takes batches.
+ *
+ * <p>The decoder shares the shard's {@link SeriesCodecState}, so after replay the encoder continues
+ * exactly where the WAL left off. A record that does not decode (it passed the WAL's CRC, so this
+ * means a bug or a format mismatch) is counted and skipped; its samples are not lost for good,
+ * because the OFFSETS records after it can only be as high as what was applied.
+ */
+final class ShardReplay {
+    private final Shard shard;
+    private final Wal wal;
+    private final SeriesStore store;
+    private final ShardStats stats;
+    private final SeriesRecord.Decoder seriesDecoder = new SeriesRecord.Decoder();
+    private final SamplesRecord.Decoder samplesDecoder;
+    private final OffsetsRecord.Decoder offsetsDecoder = new OffsetsRecord.Decoder();
+    private final StreamRegistry streams;
+    private byte[] labels = new byte[1024];
+
+    ShardReplay(Shard shard, Wal wal, SeriesStore store, SeriesCodecState codecState, ShardStats stats, StreamRegistry streams) {
+        this.shard = shard;
+        this.wal = wal;
+        this.store = store;
+        this.stats = stats;
+        this.streams = streams;
+        this.samplesDecoder = new SamplesRecord.Decoder(codecState);
+    }
+
+    void run() throws IOException {
+        try (WalReader reader = wal.openReader()) {
+            while (reader.next()) {
+                stats.increment(ShardStats.Counter.REPLAYED_RECORDS);
+                MemorySegment m = reader.mapping();
+                long off = reader.payloadOffset();
+                int len = reader.payloadLength();
+                boolean ok = switch (reader.type()) {
+                    case HeadRecordType.SERIES -> replaySeries(m, off, len);
+                    case HeadRecordType.SAMPLES -> replaySamples(m, off, len, WalPosition.segment(reader.position()));
+                    case HeadRecordType.OFFSETS -> replayOffsets(m, off, len);
+                    default -> false;
+                };
+                if (!ok) {
+                    stats.increment(ShardStats.Counter.REPLAY_MALFORMED_RECORDS);
+                }
+            }
+        }
+        shard.publishDurable(); // what the WAL holds survived: it is durable
+    }
+
+    private boolean replaySeries(MemorySegment m, long off, int len) {
+        seriesDecoder.wrap(m, off, len);
+        while (seriesDecoder.next()) {
+            int length = seriesDecoder.labelsLength();
+            if (seriesDecoder.seriesId() != store.count() || length > LabelArena.MAX_LABELS_BYTES) {
+                return false; // ids are dense and in order; anything else is damage
+            }
+            if (length > labels.length) {
+                labels = new byte[Math.max(length, labels.length * 2)];
+            }
+            MemorySegment.copy(seriesDecoder.segment(), ValueLayout.JAVA_BYTE, seriesDecoder.labelsOffset(), labels, 0, length);
+            shard.createSeries(MurmurHash3.hash64(labels, 0, length), labels, 0, length);
+        }
+        return !seriesDecoder.isMalformed();
+    }
+
+    private boolean replaySamples(MemorySegment m, long off, int len, int walSegment) {
+        samplesDecoder.wrap(m, off, len, walSegment);
+        long samples = 0;
+        while (samplesDecoder.next(store.count() - 1)) {
+            store.append(samplesDecoder.seriesId(), samplesDecoder.timestamp(), samplesDecoder.valueBits());
+            samples++;
+        }
+        stats.add(ShardStats.Counter.REPLAYED_SAMPLES, samples);
+        return !samplesDecoder.isMalformed();
+    }
+
+    private boolean replayOffsets(MemorySegment m, long off, int len) {
+        offsetsDecoder.wrap(m, off, len);
+        while (offsetsDecoder.next()) {
+            shard.restoreWatermark(streams.idOf(offsetsDecoder.topic(), offsetsDecoder.partition()), offsetsDecoder.offset());
+        }
+        return !offsetsDecoder.isMalformed();
+    }
+}
