@@ -52,6 +52,7 @@ public final class Shard implements AutoCloseable {
 
     // Shard thread only.
     private final SeriesRegistry registry;
+    private final SeriesRegistry.LabelsMatcher labelsMatcher; // bound once: a method reference per call may allocate
     private final SeriesCodecState codecState = new SeriesCodecState(1024);
     private final SamplesRecord.Encoder samplesEncoder = new SamplesRecord.Encoder(codecState);
     private final ShardBatch.Reader reader = new ShardBatch.Reader();
@@ -81,6 +82,7 @@ public final class Shard implements AutoCloseable {
         this.store = new SeriesStore(accounting, options.chunkRangeMs());
         this.seriesIndex = new ShardIndex();
         this.registry = new SeriesRegistry(1024);
+        this.labelsMatcher = store::labelsEqual;
         this.queue = new BoundedQueue<>(options.queueBatches());
         this.pool = new BoundedQueue<>(options.queueBatches());
         for (int i = 0; i < queue.capacity(); i++) {
@@ -268,7 +270,7 @@ public final class Shard implements AutoCloseable {
         byte[] bytes = r.array();
         int off = r.labelsOffset();
         int len = r.labelsLength();
-        int id = registry.find(r.hash(), bytes, off, len, store::labelsEqual);
+        int id = registry.find(r.hash(), bytes, off, len, labelsMatcher);
         if (id != SeriesRegistry.ABSENT) {
             return id;
         }
