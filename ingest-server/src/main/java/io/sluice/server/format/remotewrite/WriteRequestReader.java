@@ -21,11 +21,34 @@ import io.sluice.server.format.WireReader;
  * only) finds the span from the first to the last label, the span of the samples, and counts the
  * samples; then labels and samples are parsed and emitted from their spans. As Prometheus writes
  * labels first and samples next, the spans hold nothing else and the skim costs two varints a field.
- * A TimeSeries without samples (native histograms only) emits nothing.
+ * A TimeSeries without samples (native histograms only) emits nothing, though its labels are parsed.
  *
  * <p>Not thread-safe; owned by its {@link RemoteWriteDecoder}.
  */
 final class WriteRequestReader {
+    /** Receives the labels of a series without samples: parsed to check them, then dropped. */
+    private static final MetricSink DISCARD = new MetricSink() {
+        @Override
+        public void beginSeries() {
+        }
+
+        @Override
+        public void label(byte[] nameBuf, int nameOff, int nameLen, byte[] valueBuf, int valueOff, int valueLen) {
+        }
+
+        @Override
+        public void endLabels() {
+        }
+
+        @Override
+        public void canonicalSeries(byte[] buf, int off, int len) {
+        }
+
+        @Override
+        public void sample(long timestampMs, double value) {
+        }
+    };
+
     // Counts of what the last read() skipped; published by the decoder only when the record decoded.
     private int histogramsSkipped;
     private int exemplarsSkipped;
@@ -108,7 +131,12 @@ final class WriteRequestReader {
             }
         }
         if (samples == 0) {
+            // Nothing to store, but a malformed label still rejects the record as protobuf-java would.
+            if (labelsFrom >= 0) {
+                emitLabels(in, labelsFrom, labelsTo, DISCARD);
+            }
             seriesWithoutSamples++;
+            in.position(end);
             return;
         }
         sink.beginSeries();
