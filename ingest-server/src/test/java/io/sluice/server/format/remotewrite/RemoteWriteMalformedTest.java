@@ -82,7 +82,7 @@ class RemoteWriteMalformedTest {
     void seededRandomCorruptionNeverEscapesAsAnotherException() {
         Random random = new Random(SEED);
         int rejected = 0;
-        for (int i = 0; i < 2000; i++) {
+        for (int i = 0; i < 1200; i++) {
             WriteRequest request = RemoteWriteFixtures.randomRequest(random);
             boolean corruptCompressed = random.nextBoolean();
             byte[] bytes = corruptCompressed ? snappy(request.toByteArray()) : request.toByteArray();
@@ -101,7 +101,7 @@ class RemoteWriteMalformedTest {
                 throw new AssertionError("case " + i + ", seed " + SEED + ": " + e, e);
             }
         }
-        assertThat(rejected).as("most corruptions are caught, seed %x", SEED).isGreaterThan(700);
+        assertThat(rejected).as("most corruptions are caught, seed %x", SEED).isGreaterThan(400);
     }
 
     @Test
