@@ -1,0 +1,66 @@
+package io.sluice.bench.decode;
+
+import io.sluice.bench.AbstractBenchmark;
+import io.sluice.server.format.DecoderLimits;
+import io.sluice.server.format.PayloadDecoder;
+import io.sluice.server.format.PayloadException;
+import io.sluice.server.format.PayloadFormat;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * Decoding one Kafka record value of {@link NodeExporterPayloads} (1,000 series, 5,500 samples) into
+ * a counting sink, per format: the decode part of the consumer path, without broker, hashing or
+ * routing. One operation is one sample, so the score is ns/sample and {@code -prof gc}'s
+ * {@code gc.alloc.rate.norm} is B/sample.
+ *
+ * <ul>
+ *   <li>{@code prometheus-remote-write}: snappy decompression plus protobuf parsing.
+ *   <li>{@code sluice}: native batch with delta timestamps (what the encoder writes by default).
+ *   <li>{@code sluice-raw}: native batch with raw 8-byte timestamps (16 bytes a sample).
+ *   <li>{@code sluice-crc32c}: delta timestamps and a CRC32C over the body.
+ * </ul>
+ */
+@State(Scope.Thread)
+public class DecodeBenchmark extends AbstractBenchmark {
+    @Param({"prometheus-remote-write", "sluice", "sluice-raw", "sluice-crc32c"})
+    public String format;
+
+    private final DecodeCountingSink sink = new DecodeCountingSink();
+    private PayloadDecoder decoder;
+    private byte[] record;
+
+    @Setup
+    public void setUp() {
+        NodeExporterPayloads payloads = new NodeExporterPayloads(42);
+        switch (format) {
+            case "prometheus-remote-write" -> record = payloads.remoteWrite();
+            case "sluice" -> record = payloads.nativeBatch(true, false);
+            case "sluice-raw" -> record = payloads.nativeBatch(false, false);
+            case "sluice-crc32c" -> record = payloads.nativeBatch(true, true);
+            default -> throw new IllegalArgumentException("unknown format parameter " + format);
+        }
+        String configName = format.startsWith("sluice") ? "sluice" : format;
+        decoder = PayloadFormat.fromConfigName(configName).newDecoder(DecoderLimits.DEFAULTS);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(NodeExporterPayloads.SAMPLES)
+    public long decode() throws PayloadException {
+        sink.clear();
+        decoder.decode(record, 0, record.length, 0, sink);
+        return sink.sampleChecksum();
+    }
+
+    DecodeCountingSink sink() {
+        return sink;
+    }
+
+    int recordBytes() {
+        return record.length;
+    }
+}

@@ -1,0 +1,237 @@
+package io.sluice.server.format.remotewrite;
+
+import static io.sluice.server.format.remotewrite.ProtoWire.I64;
+import static io.sluice.server.format.remotewrite.ProtoWire.LEN;
+import static io.sluice.server.format.remotewrite.ProtoWire.VARINT;
+import static io.sluice.server.format.remotewrite.ProtoWire.expectWireType;
+import static io.sluice.server.format.remotewrite.ProtoWire.fieldNumber;
+import static io.sluice.server.format.remotewrite.ProtoWire.readTag;
+import static io.sluice.server.format.remotewrite.ProtoWire.skipField;
+
+import io.sluice.server.format.MetricSink;
+import io.sluice.server.format.PayloadException;
+import io.sluice.server.format.WireReader;
+
+/**
+ * Reads an uncompressed remote-write 1.0 {@code WriteRequest} (see {@link RemoteWriteSchema}) into a
+ * sink, in place: label bytes are handed over as slices of the input, no object per series or sample.
+ *
+ * <p>Protobuf allows a TimeSeries' fields in any order and interleaved, but the sink needs all labels
+ * before the first sample. So each TimeSeries is read twice: a skim over its fields (tags and lengths
+ * only) finds the span from the first to the last label, the span of the samples, and counts the
+ * samples; then labels and samples are parsed and emitted from their spans. As Prometheus writes
+ * labels first and samples next, the spans hold nothing else and the skim costs two varints a field.
+ * A TimeSeries without samples (native histograms only) emits nothing, though its labels are parsed.
+ *
+ * <p>Not thread-safe; owned by its {@link RemoteWriteDecoder}.
+ */
+final class WriteRequestReader {
+    /** Receives the labels of a series without samples: parsed to check them, then dropped. */
+    private static final MetricSink DISCARD = new MetricSink() {
+        @Override
+        public void beginSeries() {
+        }
+
+        @Override
+        public void label(byte[] nameBuf, int nameOff, int nameLen, byte[] valueBuf, int valueOff, int valueLen) {
+        }
+
+        @Override
+        public void endLabels() {
+        }
+
+        @Override
+        public void canonicalSeries(byte[] buf, int off, int len) {
+        }
+
+        @Override
+        public void sample(long timestampMs, double value) {
+        }
+    };
+
+    // Counts of what the last read() skipped; published by the decoder only when the record decoded.
+    private int histogramsSkipped;
+    private int exemplarsSkipped;
+    private int metadataSkipped;
+    private int seriesWithoutSamples;
+
+    void read(WireReader in, MetricSink sink) throws PayloadException {
+        histogramsSkipped = 0;
+        exemplarsSkipped = 0;
+        metadataSkipped = 0;
+        seriesWithoutSamples = 0;
+        while (in.hasRemaining()) {
+            int tagPos = in.position();
+            int tag = readTag(in, "WriteRequest");
+            switch (fieldNumber(tag)) {
+                case RemoteWriteSchema.WRITE_REQUEST_TIMESERIES -> {
+                    expectWireType(in, tag, LEN, tagPos, "WriteRequest.timeseries");
+                    int outerLimit = in.pushLimit(in.readLength("WriteRequest.timeseries"));
+                    readTimeSeries(in, sink);
+                    in.popLimit(outerLimit);
+                }
+                case RemoteWriteSchema.WRITE_REQUEST_METADATA -> {
+                    expectWireType(in, tag, LEN, tagPos, "WriteRequest.metadata");
+                    in.skip(in.readLength("WriteRequest.metadata"), "WriteRequest.metadata");
+                    metadataSkipped++;
+                }
+                default -> skipField(in, tag, tagPos, "WriteRequest");
+            }
+        }
+    }
+
+    int histogramsSkipped() {
+        return histogramsSkipped;
+    }
+
+    int exemplarsSkipped() {
+        return exemplarsSkipped;
+    }
+
+    int metadataSkipped() {
+        return metadataSkipped;
+    }
+
+    int seriesWithoutSamples() {
+        return seriesWithoutSamples;
+    }
+
+    /** Reads the TimeSeries that fills the reader up to its limit. */
+    private void readTimeSeries(WireReader in, MetricSink sink) throws PayloadException {
+        int end = in.limit();
+        int labelsFrom = -1;
+        int labelsTo = -1;
+        int samplesFrom = -1;
+        int samplesTo = -1;
+        int samples = 0;
+        while (in.hasRemaining()) {
+            int tagPos = in.position();
+            int tag = readTag(in, "TimeSeries");
+            switch (fieldNumber(tag)) {
+                case RemoteWriteSchema.TIMESERIES_LABELS -> {
+                    skipLengthDelimited(in, tag, tagPos, "TimeSeries.labels");
+                    labelsFrom = labelsFrom < 0 ? tagPos : labelsFrom;
+                    labelsTo = in.position();
+                }
+                case RemoteWriteSchema.TIMESERIES_SAMPLES -> {
+                    skipLengthDelimited(in, tag, tagPos, "TimeSeries.samples");
+                    samplesFrom = samplesFrom < 0 ? tagPos : samplesFrom;
+                    samplesTo = in.position();
+                    samples++;
+                }
+                case RemoteWriteSchema.TIMESERIES_EXEMPLARS -> {
+                    skipLengthDelimited(in, tag, tagPos, "TimeSeries.exemplars");
+                    exemplarsSkipped++;
+                }
+                case RemoteWriteSchema.TIMESERIES_HISTOGRAMS -> {
+                    skipLengthDelimited(in, tag, tagPos, "TimeSeries.histograms");
+                    histogramsSkipped++;
+                }
+                default -> skipField(in, tag, tagPos, "TimeSeries");
+            }
+        }
+        if (samples == 0) {
+            // Nothing to store, but a malformed label still rejects the record as protobuf-java would.
+            if (labelsFrom >= 0) {
+                emitLabels(in, labelsFrom, labelsTo, DISCARD);
+            }
+            seriesWithoutSamples++;
+            in.position(end);
+            return;
+        }
+        sink.beginSeries();
+        if (labelsFrom >= 0) {
+            emitLabels(in, labelsFrom, labelsTo, sink);
+        }
+        sink.endLabels();
+        emitSamples(in, samplesFrom, samplesTo, sink);
+        in.position(end);
+    }
+
+    private static void skipLengthDelimited(WireReader in, int tag, int tagPos, String field) throws PayloadException {
+        expectWireType(in, tag, LEN, tagPos, field);
+        in.skip(in.readLength(field), field);
+    }
+
+    /** Parses the labels between two positions the skim found; other fields there are skipped again. */
+    private static void emitLabels(WireReader in, int from, int to, MetricSink sink) throws PayloadException {
+        in.position(from);
+        while (in.position() < to) {
+            int tagPos = in.position();
+            int tag = readTag(in, "TimeSeries");
+            if (fieldNumber(tag) == RemoteWriteSchema.TIMESERIES_LABELS) {
+                int outerLimit = in.pushLimit(in.readLength("TimeSeries.labels"));
+                readLabel(in, sink);
+                in.popLimit(outerLimit);
+            } else {
+                skipField(in, tag, tagPos, "TimeSeries");
+            }
+        }
+    }
+
+    private static void emitSamples(WireReader in, int from, int to, MetricSink sink) throws PayloadException {
+        in.position(from);
+        while (in.position() < to) {
+            int tagPos = in.position();
+            int tag = readTag(in, "TimeSeries");
+            if (fieldNumber(tag) == RemoteWriteSchema.TIMESERIES_SAMPLES) {
+                int outerLimit = in.pushLimit(in.readLength("TimeSeries.samples"));
+                readSample(in, sink);
+                in.popLimit(outerLimit);
+            } else {
+                skipField(in, tag, tagPos, "TimeSeries");
+            }
+        }
+    }
+
+    /** A Label filling the reader to its limit. Absent fields are empty; a repeated field's last value wins. */
+    private static void readLabel(WireReader in, MetricSink sink) throws PayloadException {
+        int nameOff = in.position();
+        int nameLen = 0;
+        int valueOff = nameOff;
+        int valueLen = 0;
+        while (in.hasRemaining()) {
+            int tagPos = in.position();
+            int tag = readTag(in, "Label");
+            switch (fieldNumber(tag)) {
+                case RemoteWriteSchema.LABEL_NAME -> {
+                    expectWireType(in, tag, LEN, tagPos, "Label.name");
+                    nameLen = in.readLength("Label.name");
+                    nameOff = in.position();
+                    in.position(nameOff + nameLen);
+                }
+                case RemoteWriteSchema.LABEL_VALUE -> {
+                    expectWireType(in, tag, LEN, tagPos, "Label.value");
+                    valueLen = in.readLength("Label.value");
+                    valueOff = in.position();
+                    in.position(valueOff + valueLen);
+                }
+                default -> skipField(in, tag, tagPos, "Label");
+            }
+        }
+        byte[] buf = in.buffer();
+        sink.label(buf, nameOff, nameLen, buf, valueOff, valueLen);
+    }
+
+    /** A Sample filling the reader to its limit. Absent fields are 0 (value +0.0, timestamp 0). */
+    private static void readSample(WireReader in, MetricSink sink) throws PayloadException {
+        long valueBits = 0;
+        long timestampMs = 0;
+        while (in.hasRemaining()) {
+            int tagPos = in.position();
+            int tag = readTag(in, "Sample");
+            switch (fieldNumber(tag)) {
+                case RemoteWriteSchema.SAMPLE_VALUE -> {
+                    expectWireType(in, tag, I64, tagPos, "Sample.value");
+                    valueBits = in.readLongLE("Sample.value");
+                }
+                case RemoteWriteSchema.SAMPLE_TIMESTAMP -> {
+                    expectWireType(in, tag, VARINT, tagPos, "Sample.timestamp");
+                    timestampMs = in.readVarint("Sample.timestamp");
+                }
+                default -> skipField(in, tag, tagPos, "Sample");
+            }
+        }
+        sink.sample(timestampMs, Double.longBitsToDouble(valueBits));
+    }
+}
