@@ -73,6 +73,7 @@ public final class Shard implements AutoCloseable {
     private volatile long[] durable = new long[0]; // elements written with release
     private volatile boolean replayed;
     private volatile String walErrorMessage;
+    private volatile boolean syncRequested;
 
     public Shard(int index, ShardOptions options, StreamRegistry streams, MemoryAccounting accounting, LongSupplier nanoClock) {
         this.index = index;
@@ -174,7 +175,10 @@ public final class Shard implements AutoCloseable {
                 }
                 work++;
             }
-            if (wal.maybeSync(nanoClock.getAsLong())) {
+            if (syncRequested) {
+                syncRequested = false;
+                sync();
+            } else if (wal.maybeSync(nanoClock.getAsLong())) {
                 publishDurable();
             }
         } catch (IOException e) {
@@ -210,6 +214,11 @@ public final class Shard implements AutoCloseable {
         return walErrorMessage;
     }
 
+    /** Asks the shard thread to sync its WAL at its next {@link #doWork()}. Any thread. */
+    public void requestSync() {
+        syncRequested = true;
+    }
+
     /** Forces the WAL now and publishes the durable watermarks (shutdown, revocation). Shard thread. */
     public void sync() throws IOException {
         wal.sync();
@@ -224,7 +233,6 @@ public final class Shard implements AutoCloseable {
                 wal.close();
             }
         } finally {
-            seriesIndex.close();
             store.close();
         }
     }

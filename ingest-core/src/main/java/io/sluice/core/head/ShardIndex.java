@@ -1,17 +1,24 @@
 package io.sluice.core.head;
 
+import io.sluice.core.index.Matcher;
+import io.sluice.core.index.Postings;
+import io.sluice.core.index.Selector;
 import io.sluice.core.labels.LabelsView;
 import io.sluice.core.labels.SymbolTable;
+import java.util.List;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * A shard's label index: the symbol table of its label names and values and the postings that
  * map each (name, value) pair to the ids of the series that carry it. Written by the shard thread
- * when a series is created (never per sample); read by query threads.
+ * when a series is created (never per sample); read by query threads through {@link #select}.
  */
-public final class ShardIndex implements AutoCloseable {
+public final class ShardIndex {
     private final SymbolTable symbols = new SymbolTable();
+    private final Postings postings = new Postings();
+    private final Selector selector = new Selector(symbols, postings);
     private final LabelsView view = new LabelsView(); // shard thread only
-    private int[] nameIds = new int[32];
+    private int[] nameIds = new int[32];               // shard thread only
     private int[] valueIds = new int[32];
 
     /** Indexes a new series by its canonical labels. Shard thread. */
@@ -24,19 +31,34 @@ public final class ShardIndex implements AutoCloseable {
         }
         int i = 0;
         while (view.next()) {
-            nameIds[i] = symbols.intern(labels, view.nameOffset(), view.nameLength());
-            valueIds[i] = symbols.intern(labels, view.valueOffset(), view.valueLength());
+            // View offsets are relative to the wrapped region.
+            nameIds[i] = symbols.intern(labels, offset + view.nameOffset(), view.nameLength());
+            valueIds[i] = symbols.intern(labels, offset + view.valueOffset(), view.valueLength());
             i++;
         }
+        postings.add(seriesId, nameIds, valueIds, n);
     }
 
-    /** The shard's symbols; any thread may read. */
+    /** Ids of the series matching every matcher (Prometheus semantics). Any thread. */
+    public RoaringBitmap select(Matcher... matchers) {
+        return selector.select(matchers);
+    }
+
+    /** Label names present in this shard, sorted. Any thread. */
+    public List<String> labelNames() {
+        return selector.labelNames();
+    }
+
+    /** Values of {@code name} present in this shard, sorted. Any thread. */
+    public List<String> labelValues(String name) {
+        return selector.labelValues(name);
+    }
+
     public SymbolTable symbols() {
         return symbols;
     }
 
-    @Override
-    public void close() {
-        // On-heap structures: nothing to release; kept AutoCloseable for the off-heap postings to come.
+    public long heapBytes() {
+        return postings.heapBytes() + symbols.heapBytes();
     }
 }

@@ -1,0 +1,159 @@
+package io.sluice.core.head;
+
+import io.sluice.core.index.Matcher;
+import io.sluice.core.memory.MemoryAccounting;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The head: S shards, each on its own thread, and the routing and reading across them.
+ *
+ * <p>Producers (consumer threads) route a series with {@link #shardOf(long)} and fill that shard's
+ * batches ({@link Shard#acquireBatch()}, {@link Shard#submit}); readers query all shards with
+ * {@link #query}. Exactly-once bookkeeping: {@link #durableWatermark(int)} is the minimum over the
+ * shards, the offset up to which every shard holds a stream's samples durably.
+ */
+public final class Head implements AutoCloseable {
+    private final HeadOptions options;
+    private final StreamRegistry streams;
+    private final MemoryAccounting accounting;
+    private final Shard[] shards;
+    private final ShardRunner[] runners;
+
+    public Head(HeadOptions options, StreamRegistry streams, MemoryAccounting accounting) {
+        this.options = options;
+        this.streams = streams;
+        this.accounting = accounting;
+        this.shards = new Shard[options.shards()];
+        this.runners = new ShardRunner[options.shards()];
+        for (int i = 0; i < shards.length; i++) {
+            shards[i] = new Shard(i, options.shard(i), streams, accounting, System::nanoTime);
+        }
+    }
+
+    /** Starts every shard's thread; they replay their WALs in parallel. Returns when all are replayed. */
+    public void start() throws IOException {
+        CountDownLatch started = new CountDownLatch(shards.length);
+        for (int i = 0; i < shards.length; i++) {
+            runners[i] = new ShardRunner(shards[i], started);
+            runners[i].startThread();
+        }
+        try {
+            started.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while the shards replayed their WALs", e);
+        }
+        for (ShardRunner runner : runners) {
+            if (runner.failure() != null) {
+                close();
+                throw new IOException("a shard failed to start: " + runner.failure().getMessage(), runner.failure());
+            }
+        }
+    }
+
+    public HeadOptions options() {
+        return options;
+    }
+
+    public StreamRegistry streams() {
+        return streams;
+    }
+
+    public MemoryAccounting accounting() {
+        return accounting;
+    }
+
+    public int shardCount() {
+        return shards.length;
+    }
+
+    public Shard shard(int index) {
+        return shards[index];
+    }
+
+    /**
+     * The shard of a series: the high 32 bits of its hash scaled to the shard count (a multiply,
+     * not a modulo, so every shard count spreads evenly).
+     */
+    public int shardOf(long seriesHash) {
+        return (int) (((seriesHash >>> 32) * shards.length) >>> 32);
+    }
+
+    /** True when every shard replayed its WAL and none has stopped. */
+    public boolean isReady() {
+        for (int i = 0; i < shards.length; i++) {
+            if (!shards[i].isReplayed() || runners[i] == null || !runners[i].isAlive()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The offset of {@code streamId} up to which every shard holds its samples durably, or -1. Any thread. */
+    public long durableWatermark(int streamId) {
+        long min = Long.MAX_VALUE;
+        for (Shard shard : shards) {
+            min = Math.min(min, shard.durableWatermark(streamId));
+        }
+        return min;
+    }
+
+    /** Asks every shard to sync its WAL at its next loop turn (revocation, shutdown). Any thread. */
+    public void requestSync() {
+        for (Shard shard : shards) {
+            shard.requestSync();
+        }
+    }
+
+    /** Series matching {@code matchers} with samples in [minTimeMs, maxTimeMs], sorted by labels. Any thread. */
+    public HeadQuery query(long minTimeMs, long maxTimeMs, Matcher... matchers) {
+        return HeadQuery.run(this, minTimeMs, maxTimeMs, matchers);
+    }
+
+    /** Label names across shards, sorted. */
+    public List<String> labelNames() {
+        TreeSet<String> names = new TreeSet<>();
+        for (Shard shard : shards) {
+            names.addAll(shard.labelIndex().labelNames());
+        }
+        return new ArrayList<>(names);
+    }
+
+    /** Values of a label across shards, sorted. */
+    public List<String> labelValues(String name) {
+        TreeSet<String> values = new TreeSet<>();
+        for (Shard shard : shards) {
+            values.addAll(shard.labelIndex().labelValues(name));
+        }
+        return new ArrayList<>(values);
+    }
+
+    /** Active series across shards. */
+    public long seriesCount() {
+        long n = 0;
+        for (Shard shard : shards) {
+            n += shard.seriesCount();
+        }
+        return n;
+    }
+
+    /** Stops every shard after draining its queue; each syncs and closes its WAL. */
+    @Override
+    public void close() {
+        for (ShardRunner runner : runners) {
+            if (runner != null) {
+                try {
+                    runner.stop();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new UncheckedIOException(new IOException("interrupted while stopping shards", e));
+                }
+            }
+        }
+    }
+}
