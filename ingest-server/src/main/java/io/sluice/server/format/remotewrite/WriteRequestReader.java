@@ -10,6 +10,7 @@ import static io.sluice.server.format.remotewrite.ProtoWire.skipField;
 
 import io.sluice.server.format.MetricSink;
 import io.sluice.server.format.PayloadException;
+import io.sluice.server.format.PayloadException.Reason;
 import io.sluice.server.format.WireReader;
 
 /**
@@ -75,6 +76,10 @@ final class WriteRequestReader {
                     in.skip(in.readLength("WriteRequest.metadata"), "WriteRequest.metadata");
                     metadataSkipped++;
                 }
+                case RemoteWriteSchema.V2_REQUEST_SYMBOLS, RemoteWriteSchema.V2_REQUEST_TIMESERIES ->
+                        throw in.error(Reason.UNSUPPORTED_VERSION, tagPos, "field " + fieldNumber(tag)
+                                + " at the top level: a remote-write 2.0 Request, but this topic is configured"
+                                + " for remote-write 1.0 (prometheus-remote-write)");
                 default -> skipField(in, tag, tagPos, "WriteRequest");
             }
         }
