@@ -102,36 +102,43 @@ public final class WireReader {
     }
 
     /**
-     * An unsigned LEB128 varint of up to 64 bits (protobuf's varint). With 10 bytes left, the bytes are
-     * read without a limit check each: a millisecond timestamp takes 6 of them, and profiling showed
-     * the checked loop as the remote-write decoder's top frame.
+     * An unsigned LEB128 varint of up to 64 bits (protobuf's varint). With 10 bytes left in the array,
+     * the bytes are read without a check each and the end is checked against the limit once: a
+     * millisecond timestamp takes 6 bytes, at the end of its Sample, and profiling showed the
+     * checked loop as the remote-write decoder's top frame.
      */
     public long readVarint(String what) throws PayloadException {
         int p = pos;
-        if (limit - p < MAX_VARINT_BYTES) {
-            return readVarintNearLimit(what);
-        }
         byte[] b = buf;
+        if (b.length - p < MAX_VARINT_BYTES) {
+            return readVarintNearArrayEnd(what);
+        }
         long result = 0;
         for (int shift = 0; shift < 7 * (MAX_VARINT_BYTES - 1); shift += 7) {
             byte next = b[p++];
             result |= (long) (next & 0x7F) << shift;
             if (next >= 0) {
-                pos = p;
-                return result;
+                return endVarint(p, result, what);
             }
         }
-        byte last = b[p];
+        byte last = b[p++];
         if ((last & 0xFE) != 0) {
             throw error(Reason.BAD_VARINT, pos, what + ": varint overflows 64 bits or is longer than "
                     + MAX_VARINT_BYTES + " bytes");
         }
-        pos = p + 1;
-        return result | (long) last << 63;
+        return endVarint(p, result | (long) last << 63, what);
     }
 
-    /** Fewer than 10 bytes are left, so the varint ends within them or is cut off; it cannot overflow. */
-    private long readVarintNearLimit(String what) throws PayloadException {
+    private long endVarint(int end, long value, String what) throws PayloadException {
+        if (end > limit) {
+            throw error(Reason.TRUNCATED, pos, what + ": varint runs " + (end - limit) + " bytes past the end");
+        }
+        pos = end;
+        return value;
+    }
+
+    /** Fewer than 10 bytes are left in the array, so the varint ends within them or is cut off. */
+    private long readVarintNearArrayEnd(String what) throws PayloadException {
         long result = 0;
         int shift = 0;
         for (int p = pos; p < limit; shift += 7) {
