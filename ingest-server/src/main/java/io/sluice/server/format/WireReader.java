@@ -35,6 +35,18 @@ public final class WireReader {
         this.region = region;
     }
 
+    /**
+     * Points the reader at a whole Kafka record value ("record" in error messages), rejecting it with
+     * {@link Reason#TOO_LARGE} if it is longer than the limits allow.
+     */
+    public void wrapRecord(byte[] value, int off, int len, DecoderLimits limits) throws PayloadException {
+        wrap(value, off, len, "record");
+        if (len > limits.maxRecordBytes()) {
+            throw error(Reason.TOO_LARGE, off, "record of " + len + " bytes exceeds maxRecordBytes "
+                    + limits.maxRecordBytes());
+        }
+    }
+
     public byte[] buffer() {
         return buf;
     }
