@@ -11,7 +11,7 @@ class DecodeBenchmarkTest {
     private static final NodeExporterPayloads PAYLOADS = new NodeExporterPayloads(42);
 
     @ParameterizedTest
-    @ValueSource(strings = {"prometheus-remote-write", "sluice", "sluice-raw", "sluice-crc32c"})
+    @ValueSource(strings = {"prometheus-remote-write", "sluice", "sluice-deltas", "sluice-crc32c"})
     void eachFormatDecodesTheWholeRecordIntoTheSink(String format) throws PayloadException {
         DecodeBenchmark benchmark = new DecodeBenchmark();
         benchmark.format = format;

@@ -230,10 +230,11 @@ public final class XorIterator {
             if (significantBits == 0) {
                 significantBits = Long.SIZE;
             }
-            if (newLeading + significantBits > Long.SIZE) {
-                return fail(ChunkDecodeError.BAD_VALUE_WINDOW);
-            }
             bitPos += 13;
+            if (newLeading + significantBits > Long.SIZE) {
+                // Padding zeros past the limit can spell such a window too: then the bytes are short.
+                return fail(bitPos > limitBits ? ChunkDecodeError.TRUNCATED : ChunkDecodeError.BAD_VALUE_WINDOW);
+            }
             leading = newLeading;
             trailing = Long.SIZE - newLeading - significantBits;
         }

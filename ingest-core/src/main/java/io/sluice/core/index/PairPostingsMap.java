@@ -25,23 +25,14 @@ final class PairPostingsMap {
 
     /** The postings of the pair, or null. */
     RoaringBitmap get(long key) {
-        int mask = keys.length - 1;
-        for (int i = slot(key, mask); values[i] != null; i = (i + 1) & mask) {
-            if (keys[i] == key) {
-                return values[i];
-            }
-        }
-        return null;
+        return values[indexOf(key)];
     }
 
     /** The postings of the pair, created empty if absent. */
     RoaringBitmap getOrCreate(long key) {
-        int mask = keys.length - 1;
-        int i = slot(key, mask);
-        for (; values[i] != null; i = (i + 1) & mask) {
-            if (keys[i] == key) {
-                return values[i];
-            }
+        int i = indexOf(key);
+        if (values[i] != null) {
+            return values[i];
         }
         RoaringBitmap created = new RoaringBitmap();
         keys[i] = key;
@@ -54,16 +45,23 @@ final class PairPostingsMap {
 
     /** Removes the pair; false if it was absent. */
     boolean remove(long key) {
+        int i = indexOf(key);
+        if (values[i] == null) {
+            return false;
+        }
+        shiftBack(i, keys.length - 1);
+        size--;
+        return true;
+    }
+
+    /** The slot holding {@code key}, or the free slot that ends its probe run. */
+    private int indexOf(long key) {
         int mask = keys.length - 1;
         int i = slot(key, mask);
-        for (; values[i] != null; i = (i + 1) & mask) {
-            if (keys[i] == key) {
-                shiftBack(i, mask);
-                size--;
-                return true;
-            }
+        while (values[i] != null && keys[i] != key) {
+            i = (i + 1) & mask;
         }
-        return false;
+        return i;
     }
 
     /** Approximate heap bytes of the map and its bitmaps. */

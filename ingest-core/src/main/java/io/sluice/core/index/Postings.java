@@ -20,8 +20,9 @@ import org.roaringbitmap.RoaringBitmap;
  * an id in a bitmap sees whatever the writer stored before {@link #add}.
  *
  * <p><b>Memory</b> (heap): a pair costs about 100 bytes of map slot and bitmap objects plus 2 bytes
- * per series in an array container (or 8 KiB per 65,536-id chunk once dense); a series costs
- * about 2 bytes per label when pairs are shared by many series. {@link #heapBytes()} estimates it.
+ * per series in an array container (at most 8 KiB per 65,536-id chunk once dense). With pairs shared
+ * by many series that is about 1 byte per label: 11.6 bytes per series measured for 10^6
+ * node_exporter-like series of 10 labels. {@link #heapBytes()} estimates the total.
  */
 public final class Postings {
     private final StampedLock lock = new StampedLock();

@@ -30,6 +30,8 @@ import org.roaringbitmap.RoaringBitmap;
  *   <li>under the read lock again: union and intersect postings, then keep only series of step 1
  *       (all their values were judged in step 2) that are still indexed (evicted ones drop out).</li>
  * </ol>
+ * Without a regex to scan (equality, literal alternations, {@code .*}, {@code .+}), steps 1 and 3
+ * run under one lock hold and the snapshot of step 1 is not needed.
  * So a select sees the series that existed when it began and were not evicted before it ended;
  * series created meanwhile are left out. Series ids must not be reused for another label set while
  * a select that began before the eviction may still run (the registry must not reuse them at once).
@@ -49,8 +51,13 @@ public final class Selector {
             return new RoaringBitmap();
         }
         Plan[] plans = new Plan[matchers.length];
+        boolean scans = false;
         for (int i = 0; i < matchers.length; i++) {
             plans[i] = new Plan(matchers[i]);
+            scans |= matchers[i].shape() == Matcher.Shape.REGEX;
+        }
+        if (!scans) {
+            return selectUnderOneLock(plans);
         }
         RoaringBitmap before = resolve(plans);
         for (Plan plan : plans) {
@@ -59,6 +66,19 @@ public final class Selector {
         long stamp = postings.readLock();
         try {
             return combine(plans, before);
+        } finally {
+            postings.unlockRead(stamp);
+        }
+    }
+
+    /** Without regexes to scan, steps 1 and 3 take one short lock hold and need no snapshot. */
+    private RoaringBitmap selectUnderOneLock(Plan[] plans) {
+        long stamp = postings.readLock();
+        try {
+            for (Plan plan : plans) {
+                plan.resolve(symbols, postings);
+            }
+            return combine(plans, null);
         } finally {
             postings.unlockRead(stamp);
         }
@@ -92,7 +112,7 @@ public final class Selector {
         }
     }
 
-    /** Step 3, under the read lock. */
+    /** Step 3, under the read lock; {@code before} is step 1's snapshot of all series, or null. */
     private RoaringBitmap combine(Plan[] plans, RoaringBitmap before) {
         RoaringBitmap result = null;
         for (Plan plan : plans) {
@@ -111,7 +131,9 @@ public final class Selector {
         if (result == null) {
             result = postings.allLocked().clone();
         }
-        result.and(before);
+        if (before != null) {
+            result.and(before);
+        }
         for (Plan plan : plans) {
             if (plan.matcher.matchesEmpty()) {
                 result.andNot(plan.seriesWithValues(postings, false));

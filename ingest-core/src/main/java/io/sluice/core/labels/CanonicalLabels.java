@@ -26,7 +26,7 @@ import java.util.Arrays;
  *       an empty value means the label is absent (as in Prometheus) so it is never written; both
  *       fit an unsigned 16-bit length and a uvarint of at most three bytes.</li>
  *   <li>At most {@value #MAX_LABELS} labels, so at most about 33.5 MB in all; {@link LabelLimits}
- *       narrows these format maxima to what a deployment accepts (default about 2 MB).</li>
+ *       narrows these format maxima to what a deployment accepts (default about 2.2 MB).</li>
  *   <li>No count and no total length: the container (WAL record, wire frame) knows the total
  *       length; the empty label set is zero bytes.</li>
  * </ul>

@@ -25,7 +25,7 @@ public final class PayloadException extends Exception {
         BAD_VARINT("bad_varint"),
         /** The native batch does not start with its magic bytes. */
         BAD_MAGIC("bad_magic"),
-        /** The native batch has a version this decoder does not read. */
+        /** A version this decoder does not read: a native batch version, or a remote-write 2.0 payload. */
         UNSUPPORTED_VERSION("unsupported_version"),
         /** The native batch header has unknown flags or non-zero reserved fields. */
         BAD_HEADER("bad_header"),

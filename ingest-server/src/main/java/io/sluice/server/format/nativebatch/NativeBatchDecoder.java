@@ -30,7 +30,6 @@ import java.util.zip.CRC32C;
  * <p>Not thread-safe: one instance per consumer thread, and every field is owned by that thread.
  */
 public final class NativeBatchDecoder implements PayloadDecoder {
-    private static final String RECORD = "record";
 
     private final DecoderLimits limits;
     private final WireReader in = new WireReader();
@@ -42,11 +41,7 @@ public final class NativeBatchDecoder implements PayloadDecoder {
 
     @Override
     public void decode(byte[] value, int off, int len, long recordTimestampMs, MetricSink sink) throws PayloadException {
-        in.wrap(value, off, len, RECORD);
-        if (len > limits.maxRecordBytes()) {
-            throw in.error(Reason.TOO_LARGE, off, "record of " + len + " bytes exceeds maxRecordBytes "
-                    + limits.maxRecordBytes());
-        }
+        in.wrapRecord(value, off, len, limits);
         int flags = readHeader(value, off, len);
         long seriesCount = Integer.toUnsignedLong(WireReader.intLE(value, off + NativeBatchDescriptor.SERIES_COUNT_OFFSET));
         long baseTimestampMs = WireReader.longLE(value, off + BASE_TIMESTAMP_OFFSET);

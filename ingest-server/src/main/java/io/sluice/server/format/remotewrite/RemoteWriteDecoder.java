@@ -26,7 +26,6 @@ import io.sluice.server.format.WireReader;
  */
 public final class RemoteWriteDecoder implements PayloadDecoder {
     static final int INITIAL_BUFFER_BYTES = 64 << 10;
-    private static final String RECORD = "record";
     private static final String UNCOMPRESSED = "uncompressed WriteRequest";
 
     private final DecoderLimits limits;
@@ -47,11 +46,7 @@ public final class RemoteWriteDecoder implements PayloadDecoder {
 
     @Override
     public void decode(byte[] value, int off, int len, long recordTimestampMs, MetricSink sink) throws PayloadException {
-        record.wrap(value, off, len, RECORD);
-        if (len > limits.maxRecordBytes()) {
-            throw record.error(Reason.TOO_LARGE, off, "record of " + len + " bytes exceeds maxRecordBytes "
-                    + limits.maxRecordBytes());
-        }
+        record.wrapRecord(value, off, len, limits);
         int uncompressedLength = decompress(value, off, len);
         request.wrap(uncompressed, 0, uncompressedLength, UNCOMPRESSED);
         reader.read(request, sink);

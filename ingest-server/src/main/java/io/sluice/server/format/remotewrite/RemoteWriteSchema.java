@@ -24,6 +24,13 @@ package io.sluice.server.format.remotewrite;
 final class RemoteWriteSchema {
     static final int WRITE_REQUEST_TIMESERIES = 1;
     static final int WRITE_REQUEST_METADATA = 3;
+    /**
+     * remote-write 2.0's {@code io.prometheus.write.v2.Request} keeps fields 1–3 reserved and puts
+     * {@code repeated string symbols = 4; repeated TimeSeries timeseries = 5}. A 1.0 parser would skip
+     * both as unknown and store nothing, so these fields at the top level reject the record instead.
+     */
+    static final int V2_REQUEST_SYMBOLS = 4;
+    static final int V2_REQUEST_TIMESERIES = 5;
 
     static final int TIMESERIES_LABELS = 1;
     static final int TIMESERIES_SAMPLES = 2;

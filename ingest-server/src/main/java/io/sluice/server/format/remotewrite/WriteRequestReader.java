@@ -10,6 +10,7 @@ import static io.sluice.server.format.remotewrite.ProtoWire.skipField;
 
 import io.sluice.server.format.MetricSink;
 import io.sluice.server.format.PayloadException;
+import io.sluice.server.format.PayloadException.Reason;
 import io.sluice.server.format.WireReader;
 
 /**
@@ -75,6 +76,10 @@ final class WriteRequestReader {
                     in.skip(in.readLength("WriteRequest.metadata"), "WriteRequest.metadata");
                     metadataSkipped++;
                 }
+                case RemoteWriteSchema.V2_REQUEST_SYMBOLS, RemoteWriteSchema.V2_REQUEST_TIMESERIES ->
+                        throw in.error(Reason.UNSUPPORTED_VERSION, tagPos, "field " + fieldNumber(tag)
+                                + " at the top level: a remote-write 2.0 Request, but this topic is configured"
+                                + " for remote-write 1.0 (prometheus-remote-write)");
                 default -> skipField(in, tag, tagPos, "WriteRequest");
             }
         }
@@ -133,7 +138,7 @@ final class WriteRequestReader {
         if (samples == 0) {
             // Nothing to store, but a malformed label still rejects the record as protobuf-java would.
             if (labelsFrom >= 0) {
-                emitLabels(in, labelsFrom, labelsTo, DISCARD);
+                emit(in, RemoteWriteSchema.TIMESERIES_LABELS, labelsFrom, labelsTo, DISCARD);
             }
             seriesWithoutSamples++;
             in.position(end);
@@ -141,10 +146,10 @@ final class WriteRequestReader {
         }
         sink.beginSeries();
         if (labelsFrom >= 0) {
-            emitLabels(in, labelsFrom, labelsTo, sink);
+            emit(in, RemoteWriteSchema.TIMESERIES_LABELS, labelsFrom, labelsTo, sink);
         }
         sink.endLabels();
-        emitSamples(in, samplesFrom, samplesTo, sink);
+        emit(in, RemoteWriteSchema.TIMESERIES_SAMPLES, samplesFrom, samplesTo, sink);
         in.position(end);
     }
 
@@ -153,34 +158,26 @@ final class WriteRequestReader {
         in.skip(in.readLength(field), field);
     }
 
-    /** Parses the labels between two positions the skim found; other fields there are skipped again. */
-    private static void emitLabels(WireReader in, int from, int to, MetricSink sink) throws PayloadException {
+    /**
+     * Parses the labels or the samples (by field number) between two positions the skim found; other
+     * fields there are skipped again.
+     */
+    private static void emit(WireReader in, int field, int from, int to, MetricSink sink) throws PayloadException {
         in.position(from);
         while (in.position() < to) {
             int tagPos = in.position();
             int tag = readTag(in, "TimeSeries");
-            if (fieldNumber(tag) == RemoteWriteSchema.TIMESERIES_LABELS) {
-                int outerLimit = in.pushLimit(in.readLength("TimeSeries.labels"));
+            if (fieldNumber(tag) != field) {
+                skipField(in, tag, tagPos, "TimeSeries");
+                continue;
+            }
+            int outerLimit = in.pushLimit(in.readLength("TimeSeries field"));
+            if (field == RemoteWriteSchema.TIMESERIES_LABELS) {
                 readLabel(in, sink);
-                in.popLimit(outerLimit);
             } else {
-                skipField(in, tag, tagPos, "TimeSeries");
-            }
-        }
-    }
-
-    private static void emitSamples(WireReader in, int from, int to, MetricSink sink) throws PayloadException {
-        in.position(from);
-        while (in.position() < to) {
-            int tagPos = in.position();
-            int tag = readTag(in, "TimeSeries");
-            if (fieldNumber(tag) == RemoteWriteSchema.TIMESERIES_SAMPLES) {
-                int outerLimit = in.pushLimit(in.readLength("TimeSeries.samples"));
                 readSample(in, sink);
-                in.popLimit(outerLimit);
-            } else {
-                skipField(in, tag, tagPos, "TimeSeries");
             }
+            in.popLimit(outerLimit);
         }
     }
 

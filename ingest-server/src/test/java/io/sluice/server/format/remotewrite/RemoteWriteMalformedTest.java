@@ -182,24 +182,33 @@ class RemoteWriteMalformedTest {
     @Test
     void invalidTagsWireTypesAndGroups() {
         assertThat(rejectUncompressed(new byte[] {0x00}).getMessage()).contains("invalid tag 0");
-        assertThat(rejectUncompressed(new byte[] {0x2E}).getMessage()).contains("invalid wire type 6");
-        assertThat(rejectUncompressed(new byte[] {0x2F}).getMessage()).contains("invalid wire type 7");
+        assertThat(rejectUncompressed(new byte[] {0x36}).getMessage()).contains("invalid wire type 6");
+        assertThat(rejectUncompressed(new byte[] {0x37}).getMessage()).contains("invalid wire type 7");
         assertThat(rejectUncompressed(new byte[] {(byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, 0x10})
                 .getMessage()).contains("invalid tag");
-        assertThat(rejectUncompressed(new byte[] {0x2C}).getMessage()).contains("without its start-group");
-        assertThat(rejectUncompressed(new byte[] {0x2B, 0x34}).getMessage()).contains("end-group 6 closes group 5");
-        assertThat(rejectUncompressed(new byte[] {0x2B, 0x08, 0x01}).reason()).isEqualTo(Reason.TRUNCATED);
+        assertThat(rejectUncompressed(new byte[] {0x34}).getMessage()).contains("without its start-group");
+        assertThat(rejectUncompressed(new byte[] {0x33, 0x3C}).getMessage()).contains("end-group 7 closes group 6");
+        assertThat(rejectUncompressed(new byte[] {0x33, 0x08, 0x01}).reason()).isEqualTo(Reason.TRUNCATED);
         byte[] deep = new byte[ProtoWire.MAX_GROUP_DEPTH + 1];
-        Arrays.fill(deep, (byte) 0x2B);
+        Arrays.fill(deep, (byte) 0x33);
         assertThat(rejectUncompressed(deep).getMessage()).contains("nested deeper than");
+    }
+
+    @Test
+    void aRemoteWrite2RequestIsAnUnsupportedVersionNotAnEmptyRequest() {
+        // io.prometheus.write.v2.Request { repeated string symbols = 4; repeated TimeSeries timeseries = 5; }
+        byte[] v2 = join(lengthDelimited(0x22, "__name__".getBytes()), lengthDelimited(0x2A, new byte[] {0x0A, 0x02, 0x00, 0x01}));
+        PayloadException e = rejectUncompressed(v2);
+        assertThat(e.reason()).isEqualTo(Reason.UNSUPPORTED_VERSION);
+        assertThat(e.getMessage()).contains("remote-write 2.0");
     }
 
     @Test
     void nestedGroupsWithinTheDepthLimitAreSkipped() throws PayloadException {
         int depth = ProtoWire.MAX_GROUP_DEPTH;
         byte[] groups = new byte[2 * depth];
-        Arrays.fill(groups, 0, depth, (byte) 0x2B);
-        Arrays.fill(groups, depth, 2 * depth, (byte) 0x2C);
+        Arrays.fill(groups, 0, depth, (byte) 0x33);
+        Arrays.fill(groups, depth, 2 * depth, (byte) 0x34);
         byte[] record = snappy(join(groups, SMALL.toByteArray()));
         RecordingSink sink = new RecordingSink();
         decoder.decode(record, 0, record.length, 0, sink);

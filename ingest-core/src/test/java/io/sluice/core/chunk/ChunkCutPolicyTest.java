@@ -1,0 +1,170 @@
+package io.sluice.core.chunk;
+
+import static io.sluice.core.chunk.ChunkCutPolicy.DEFAULT_CHUNK_RANGE_MS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.core.chunk.HeadChunkRecipe.ClosedChunk;
+import io.sluice.core.memory.MemoryAccounting;
+import io.sluice.core.memory.MemoryTag;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The cut policy driven through the head's recipe: real appender, real chunk memory, real growth. */
+class ChunkCutPolicyTest {
+    private static final long RANGE_START_MS = Math.floorDiv(1_700_000_000_000L, DEFAULT_CHUNK_RANGE_MS) * DEFAULT_CHUNK_RANGE_MS;
+
+    private final MemoryAccounting accounting = new MemoryAccounting();
+    private final ChunkMemory memory = new ChunkMemory(accounting);
+    private final XorIterator iterator = new XorIterator();
+
+    @AfterEach
+    void closeMemory() {
+        memory.close();
+        assertThat(accounting.bytes(MemoryTag.CHUNKS)).isZero();
+    }
+
+    @Test
+    void a15SecondScrapeMakesChunksOf120Samples() {
+        // At 30 samples the chunk spans 435 s: 7200 s / (4 * 435.001 s) = 4.1 -> 4 chunks per range.
+        List<ClosedChunk> chunks = run(regular(RANGE_START_MS, 15_000, 6 * 240, 0L));
+        assertThat(chunks).hasSize(12).allSatisfy(c -> assertThat(c.numSamples()).isEqualTo(ChunkCutPolicy.SAMPLES_PER_CHUNK));
+    }
+
+    @Test
+    void a1SecondScrapeSplitsTheRangeEvenly() {
+        // First chunk: 7200 s / (4 * 29.001 s) = 62.07 -> 62 chunks of 116.129 s, so 117 samples; each
+        // later chunk re-predicts over what is left of the range, so sizes stay at 117-119.
+        List<ClosedChunk> chunks = run(regular(RANGE_START_MS, 1_000, 7_200, 0L));
+        assertThat(chunks.get(0).numSamples()).isEqualTo(117);
+        assertThat(chunks).hasSize(61).allSatisfy(c -> assertThat(c.numSamples()).isBetween(117, 119));
+        assertThat(chunks.get(60).lastMs()).isEqualTo(RANGE_START_MS + DEFAULT_CHUNK_RANGE_MS - 1_000);
+    }
+
+    @Test
+    void aRateIncreaseAfterThePredictionCutsAt240Samples() {
+        long[][] samples = new long[2][300];
+        for (int i = 0; i < 300; i++) {
+            samples[0][i] = RANGE_START_MS + (i < 30 ? i * 60_000L : 29 * 60_000L + (i - 29) * 1_000L);
+        }
+        List<ClosedChunk> chunks = run(samples);
+        assertThat(chunks.get(0).numSamples()).isEqualTo(ChunkCutPolicy.MAX_SAMPLES_PER_CHUNK);
+    }
+
+    @Test
+    void incompressibleValuesAreCutBelow1024Bytes() {
+        SplittableRandom random = new SplittableRandom(5);
+        long[][] samples = regular(RANGE_START_MS, 15_000, 480, 0L);
+        for (int i = 0; i < samples[1].length; i++) {
+            samples[1][i] = random.nextLong();
+        }
+        List<ClosedChunk> chunks = run(samples);
+        assertThat(chunks).hasSizeGreaterThan(4).allSatisfy(c -> assertThat(c.byteLength()).isLessThanOrEqualTo(ChunkCutPolicy.MAX_BYTES_PER_CHUNK));
+        assertThat(chunks.get(0).byteLength()).isGreaterThan(ChunkCutPolicy.MAX_BYTES_BEFORE_APPEND);
+        assertThat(chunks.get(0).numSamples()).isLessThan(ChunkCutPolicy.SAMPLES_PER_CHUNK);
+    }
+
+    @Test
+    void noChunkSpansARangeBoundaryAndEverySampleSurvives() {
+        SplittableRandom random = new SplittableRandom(77);
+        long[] intervalsMs = {1_000, 5_000, 10_000, 15_000, 30_000, 60_000, 300_000};
+        for (int c = 0; c < 40; c++) {
+            long interval = intervalsMs[random.nextInt(intervalsMs.length)];
+            long start = RANGE_START_MS + random.nextLong(-DEFAULT_CHUNK_RANGE_MS, DEFAULT_CHUNK_RANGE_MS);
+            if (c % 5 == 0) {
+                start = -start; // before 1970 too
+            }
+            long[][] samples = regular(start, interval, 1 + random.nextInt(3_000), random.nextLong());
+            for (int i = 1; i < samples[0].length; i++) {
+                samples[0][i] += random.nextLong(-interval / 10, interval / 10 + 1);
+            }
+            List<ClosedChunk> chunks = run(samples);
+            for (ClosedChunk chunk : chunks) {
+                assertThat(Math.floorDiv(chunk.firstMs(), DEFAULT_CHUNK_RANGE_MS))
+                        .as("case %d: chunk %d..%d", c, chunk.firstMs(), chunk.lastMs())
+                        .isEqualTo(Math.floorDiv(chunk.lastMs(), DEFAULT_CHUNK_RANGE_MS));
+                assertThat(chunk.numSamples()).isBetween(1, ChunkCutPolicy.MAX_SAMPLES_PER_CHUNK);
+                assertThat(chunk.byteLength()).isLessThanOrEqualTo(ChunkCutPolicy.MAX_BYTES_PER_CHUNK);
+            }
+            assertDecodesInOrder(chunks, samples);
+            chunks.forEach(chunk -> memory.free(chunk.handle()));
+            assertThat(memory.usedBytes()).as("case %d: blocks left after freeing every chunk", c).isZero();
+        }
+    }
+
+    @Test
+    void rangesAreFloorAlignedBefore1970() {
+        assertThat(ChunkCutPolicy.chunkRangeEndMs(0, DEFAULT_CHUNK_RANGE_MS)).isEqualTo(DEFAULT_CHUNK_RANGE_MS);
+        assertThat(ChunkCutPolicy.chunkRangeEndMs(DEFAULT_CHUNK_RANGE_MS - 1, DEFAULT_CHUNK_RANGE_MS)).isEqualTo(DEFAULT_CHUNK_RANGE_MS);
+        assertThat(ChunkCutPolicy.chunkRangeEndMs(-1, DEFAULT_CHUNK_RANGE_MS)).isZero();
+        assertThat(ChunkCutPolicy.chunkRangeEndMs(-DEFAULT_CHUNK_RANGE_MS, DEFAULT_CHUNK_RANGE_MS)).isZero();
+    }
+
+    @Test
+    void thePredictionFollowsPrometheusArithmetic() {
+        assertThat(ChunkCutPolicy.predictedChunkEndMs(0, 435_000, 7_200_000)).isEqualTo(1_800_000);
+        assertThat(ChunkCutPolicy.predictedChunkEndMs(0, 29_000, 7_200_000)).isEqualTo(116_129);
+        assertThat(ChunkCutPolicy.predictedChunkEndMs(0, 1_740_000, 7_200_000)).as("n <= 1").isEqualTo(7_200_000);
+        assertThat(ChunkCutPolicy.chunkEndAfterAppendMs(7_200_000, 29, 0, 29_000)).as("only at 30 samples").isEqualTo(7_200_000);
+        assertThat(ChunkCutPolicy.chunkEndAfterAppendMs(7_200_000, 30, 0, 29_000)).isEqualTo(116_129);
+    }
+
+    @Test
+    void openBlocksGrowThroughFourCapacitiesAndTheLargestTakesEveryAllowedSample() {
+        assertThat(ChunkCutPolicy.MAX_OPEN_CAPACITY_BYTES).isEqualTo(1040)
+                .isGreaterThanOrEqualTo(XorAppender.requiredCapacityBytes(ChunkCutPolicy.MAX_BYTES_BEFORE_APPEND));
+        int capacity = ChunkCutPolicy.INITIAL_OPEN_CAPACITY_BYTES;
+        StringBuilder steps = new StringBuilder().append(capacity);
+        while (capacity < ChunkCutPolicy.MAX_OPEN_CAPACITY_BYTES) {
+            capacity = ChunkCutPolicy.grownCapacityBytes(capacity);
+            steps.append(' ').append(capacity);
+        }
+        assertThat(steps.toString()).isEqualTo("64 128 256 512 1040");
+        assertThatThrownBy(() -> ChunkCutPolicy.grownCapacityBytes(1040)).isInstanceOf(IllegalStateException.class);
+        assertThat(ChunkCutPolicy.closedCapacityBytes(161)).isEqualTo(176);
+        assertThat(ChunkCutPolicy.closedCapacityBytes(160)).isEqualTo(160);
+    }
+
+    private List<ClosedChunk> run(long[][] samples) {
+        try (HeadChunkRecipe recipe = new HeadChunkRecipe(memory, DEFAULT_CHUNK_RANGE_MS)) {
+            for (int i = 0; i < samples[0].length; i++) {
+                recipe.append(samples[0][i], samples[1][i]);
+            }
+            List<ClosedChunk> chunks = List.copyOf(recipe.finish());
+            assertDecodesInOrder(chunks, samples);
+            return chunks;
+        }
+    }
+
+    private void assertDecodesInOrder(List<ClosedChunk> chunks, long[][] samples) {
+        int next = 0;
+        for (ClosedChunk chunk : chunks) {
+            iterator.reset(memory.page(chunk.handle()), ChunkMemory.offset(chunk.handle()), chunk.byteLength(), chunk.numSamples());
+            while (iterator.next()) {
+                if (iterator.timestampMs() != samples[0][next] || iterator.valueBits() != samples[1][next]) {
+                    throw new AssertionError("sample " + next + " read back as (" + iterator.timestampMs() + ", "
+                            + Long.toHexString(iterator.valueBits()) + "), appended (" + samples[0][next] + ", "
+                            + Long.toHexString(samples[1][next]) + ")");
+                }
+                next++;
+            }
+            assertThat(iterator.hasError()).isFalse();
+        }
+        assertThat(next).isEqualTo(samples[0].length);
+    }
+
+    /** {timestamps, value bits}: a gauge-like walk from {@code seed} every {@code intervalMs}. */
+    private static long[][] regular(long startMs, long intervalMs, int count, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        long[][] samples = new long[2][count];
+        double value = 100;
+        for (int i = 0; i < count; i++) {
+            samples[0][i] = startMs + i * intervalMs;
+            value += Math.round(random.nextGaussian() * 100) / 100.0;
+            samples[1][i] = Double.doubleToRawLongBits(value);
+        }
+        return samples;
+    }
+}
