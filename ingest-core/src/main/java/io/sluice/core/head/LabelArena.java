@@ -57,6 +57,10 @@ final class LabelArena implements AutoCloseable {
         return ref & 0xFFFF_FFFFL;
     }
 
+    long usedBytes() {
+        return pages.length == 0 ? 0 : (long) (pages.length - 1) * PAGE_BYTES + pageUsedBytes;
+    }
+
     long reservedBytes() {
         return (long) pages.length * PAGE_BYTES;
     }

@@ -334,6 +334,16 @@ final class SeriesStore implements AutoCloseable {
         return (long) pages.length * PAGE_BYTES + labels.reservedBytes() + chunks.reservedBytes();
     }
 
+    /** Bytes of the per-series structs reserved (whole pages). */
+    long structBytes() {
+        return (long) pages.length * PAGE_BYTES;
+    }
+
+    /** Bytes of label text stored (the arena's used part). */
+    long labelBytes() {
+        return labels.usedBytes();
+    }
+
     long chunkBytesInUse() {
         return chunks.usedBytes();
     }

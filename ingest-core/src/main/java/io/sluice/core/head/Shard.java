@@ -470,6 +470,25 @@ public final class Shard implements AutoCloseable {
         return store.reservedBytes();
     }
 
+    /**
+     * What the series of this shard cost beyond their label text and sample data: the per-series
+     * structs, the registry, the postings and the symbol table's per-symbol overhead. Shard thread
+     * (or a quiescent shard).
+     */
+    public MemoryReport memoryReport() {
+        return new MemoryReport(store.count(), store.structBytes(), registry.footprintBytes(), seriesIndex.postingsHeapBytes(),
+                seriesIndex.symbols().heapBytes() - seriesIndex.symbols().symbolBytes(), store.labelBytes(),
+                seriesIndex.symbols().symbolBytes(), store.chunkBytesInUse());
+    }
+
+    /** A breakdown of a shard's memory; {@link #overheadBytesPerSeries()} is the figure to watch. */
+    public record MemoryReport(int series, long structBytes, long registryBytes, long postingsBytes, long symbolOverheadBytes,
+                               long labelTextBytes, long symbolTextBytes, long chunkBytes) {
+        public double overheadBytesPerSeries() {
+            return series == 0 ? 0 : (double) (structBytes + registryBytes + postingsBytes + symbolOverheadBytes) / series;
+        }
+    }
+
     public long chunkBytesInUse() {
         return store.chunkBytesInUse();
     }

@@ -61,4 +61,8 @@ public final class ShardIndex {
     public long heapBytes() {
         return postings.heapBytes() + symbols.heapBytes();
     }
+
+    public long postingsHeapBytes() {
+        return postings.heapBytes();
+    }
 }
