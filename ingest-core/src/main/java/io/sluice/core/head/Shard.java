@@ -14,6 +14,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 /**
@@ -74,6 +75,7 @@ public final class Shard implements AutoCloseable {
     private volatile boolean replayed;
     private volatile String walErrorMessage;
     private volatile boolean syncRequested;
+    private volatile Thread worker;                // unparked on submit, if set
 
     public Shard(int index, ShardOptions options, StreamRegistry streams, MemoryAccounting accounting, LongSupplier nanoClock) {
         this.index = index;
@@ -118,6 +120,20 @@ public final class Shard implements AutoCloseable {
             throw new IllegalStateException("batch of shard " + batch.shard() + " submitted to shard " + index
                     + " or submitted twice");
         }
+        Thread w = worker;
+        if (w != null) {
+            LockSupport.unpark(w); // cheap when it is not parked; ends an idle back-off at once
+        }
+    }
+
+    /** The thread to wake when a batch arrives (the runner's). */
+    void wakeOnSubmit(Thread thread) {
+        worker = thread;
+    }
+
+    /** Whether batches wait to be applied (queued, or held after a WAL error). Shard thread. */
+    boolean hasPendingWork() {
+        return retryBatch != null || queue.size() > 0;
     }
 
     /** Returns an unused batch from {@link #acquireBatch()} to the pool. */
