@@ -30,6 +30,13 @@ import java.util.zip.CRC32C;
  * raises SIGBUS), so a truncated file maps short and {@link #check(int)} says where it ends.
  */
 final class MappedSegment implements AutoCloseable {
+    /**
+     * Frames up to this size are checksummed from a copy in {@link #smallFrame}: CRC32C over a
+     * ByteBuffer view of a shared-arena mapping acquires and releases the arena (two atomic
+     * operations) per call, which costs more than copying a small frame (measured: 72-byte frames
+     * 29 ns copied vs 44 ns through the buffer; from about 256 bytes on the buffer wins).
+     */
+    private static final int SMALL_FRAME_BYTES = 128;
     /** Compared against to find non-zero bytes; 64 KiB of zeros, never written. */
     private static final MemorySegment ZEROS = MemorySegment.ofArray(new byte[64 << 10]).asReadOnly();
 
@@ -42,6 +49,7 @@ final class MappedSegment implements AutoCloseable {
     private final WalMetrics metrics;
     private final ByteBuffer crcView;
     private final CRC32C crc = new CRC32C();
+    private final byte[] smallFrame = new byte[SMALL_FRAME_BYTES];
     /** The segment size from the header, once known; checks use it to bound frame lengths. */
     private int declaredSize;
 
@@ -169,9 +177,15 @@ final class MappedSegment implements AutoCloseable {
         crc.update(frameLength >>> 8);
         crc.update(frameLength >>> 16);
         crc.update(frameLength >>> 24);
-        crcView.limit(offset + frameLength);
-        crcView.position(offset + TYPE_OFFSET);
-        crc.update(crcView);
+        if (frameLength <= SMALL_FRAME_BYTES) {
+            int bodyBytes = frameLength - TYPE_OFFSET;
+            MemorySegment.copy(mapping, ValueLayout.JAVA_BYTE, offset + TYPE_OFFSET, smallFrame, 0, bodyBytes);
+            crc.update(smallFrame, 0, bodyBytes);
+        } else {
+            crcView.limit(offset + frameLength);
+            crcView.position(offset + TYPE_OFFSET);
+            crc.update(crcView);
+        }
         return (int) crc.getValue();
     }
 

@@ -50,7 +50,6 @@ final class RecordDescriptor {
     static final int END_MARKER_LENGTH = HEADER_LENGTH;
 
     static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT.withOrder(ByteOrder.LITTLE_ENDIAN);
-    static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN);
     /** Frame length with acquire/release access: coordinates (MemorySegment, long offset). */
     static final VarHandle FRAME_LENGTH = INT_LE.varHandle();
 

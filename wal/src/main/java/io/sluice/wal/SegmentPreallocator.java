@@ -20,12 +20,22 @@ interface SegmentPreallocator {
     /** Writes zeros so that the file holds real blocks for bytes [fromBytes, toBytes). */
     void preallocate(FileChannel channel, long fromBytes, long toBytes) throws IOException;
 
-    SegmentPreallocator ZERO_FILL = (channel, fromBytes, toBytes) -> {
-        ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
-        long at = fromBytes;
-        while (at < toBytes) {
-            zeros.clear().limit((int) Math.min(zeros.capacity(), toBytes - at));
-            at += channel.write(zeros, at);
+    SegmentPreallocator ZERO_FILL = ZeroFill::write;
+
+    /** One shared 1 MiB of zeros; each call writes from its own duplicate (own position and limit). */
+    final class ZeroFill {
+        private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(1 << 20).asReadOnlyBuffer();
+
+        private ZeroFill() {
         }
-    };
+
+        static void write(FileChannel channel, long fromBytes, long toBytes) throws IOException {
+            ByteBuffer zeros = ZEROS.duplicate();
+            long at = fromBytes;
+            while (at < toBytes) {
+                zeros.clear().limit((int) Math.min(zeros.capacity(), toBytes - at));
+                at += channel.write(zeros, at);
+            }
+        }
+    }
 }

@@ -160,7 +160,13 @@ public final class Wal implements AutoCloseable {
         return writer.append(type, src);
     }
 
-    /** Forces every committed record to disk, then advances {@link #durablePosition()}. */
+    /**
+     * Forces every committed record to disk, then advances {@link #durablePosition()}.
+     *
+     * <p>If it throws, the durable position stays where it was and a later sync tries again; but
+     * after a failed msync/fsync Linux may already have dropped the dirty pages, so a caller that
+     * needs the guarantee should treat the failure as fatal: close, and reopen (open re-validates).
+     */
     public void sync() throws IOException {
         writer.sync();
     }

@@ -57,9 +57,25 @@ final class WalRecovery {
                 ? repairTail(directory, lastIndex, scan.lastDeclaredSize, last, preallocator, metrics)
                 : MappedSegment.mapReadWrite(SegmentDescriptor.path(directory, lastIndex), lastIndex,
                         scan.lastDeclaredSize, metrics);
+        forceFound(segment, last);
         WalOpenReport report = new WalOpenReport(scan.keepCount, records, scan.endPosition(), scan.corruption,
                 unfinished);
         return new Recovered(segment, last.endOffset, last.sealed, indexes[0], report);
+    }
+
+    /**
+     * The writer starts with its durable position at the end of what open found, so make that true:
+     * after a kill -9 the page cache can hold records the disk does not have yet (earlier segments
+     * were forced when the writer left them; only the last can be behind).
+     */
+    private static void forceFound(MappedSegment segment, SegmentScan last) throws IOException {
+        int end = last.endOffset + (last.sealed ? RecordDescriptor.END_MARKER_LENGTH : 0);
+        try {
+            segment.force(SegmentDescriptor.HEADER_LENGTH, end);
+        } catch (IOException | RuntimeException e) {
+            segment.close();
+            throw e;
+        }
     }
 
     private static MappedSegment createFirst(WalOptions options, int index, SegmentPreallocator preallocator,

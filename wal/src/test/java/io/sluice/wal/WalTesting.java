@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -147,9 +146,5 @@ final class WalTesting {
             }
         }
         return from;
-    }
-
-    static MemorySegment segmentOf(byte[] bytes) {
-        return MemorySegment.ofArray(bytes);
     }
 }
