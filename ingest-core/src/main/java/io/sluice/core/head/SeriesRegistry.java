@@ -1,5 +1,6 @@
 package io.sluice.core.head;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
@@ -19,7 +20,7 @@ final class SeriesRegistry {
 
     /** Compares a stored series' labels with candidate labels. */
     interface LabelsMatcher {
-        boolean labelsEqual(int seriesId, byte[] labels, int offset, int length);
+        boolean labelsEqual(int seriesId, MemorySegment labels, long offset, int length);
     }
 
     private long[] hashes;
@@ -48,7 +49,7 @@ final class SeriesRegistry {
     }
 
     /** The id of the series with these labels and hash, or {@link #ABSENT}. */
-    int find(long hash, byte[] labels, int offset, int length, LabelsMatcher matcher) {
+    int find(long hash, MemorySegment labels, long offset, int length, LabelsMatcher matcher) {
         for (int slot = slot(hash); ; slot = (slot + 1) & mask) {
             int id = ids[slot];
             if (id == EMPTY) {

@@ -125,7 +125,7 @@ final class SeriesStore implements AutoCloseable {
     }
 
     /** Whether series {@code id} has exactly these canonical label bytes. */
-    boolean labelsEqual(int id, byte[] candidate, int offset, int length) {
+    boolean labelsEqual(int id, MemorySegment candidate, long offset, int length) {
         MemorySegment s = page(id);
         long b = base(id);
         if (s.get(INT, b + LABELS_LENGTH_OFFSET) != length) {
@@ -133,7 +133,7 @@ final class SeriesStore implements AutoCloseable {
         }
         long ref = s.get(LONG, b + LABELS_REF_OFFSET);
         return MemorySegment.mismatch(labels.page(ref), LabelArena.offset(ref), LabelArena.offset(ref) + length,
-                MemorySegment.ofArray(candidate), offset, offset + length) == -1;
+                candidate, offset, offset + length) == -1;
     }
 
     /** Copies the canonical label bytes of {@code id} into {@code target}; returns their length. Any thread. */

@@ -294,7 +294,7 @@ public final class Shard implements AutoCloseable {
         byte[] bytes = r.array();
         int off = r.labelsOffset();
         int len = r.labelsLength();
-        int id = registry.find(r.hash(), bytes, off, len, labelsMatcher);
+        int id = registry.find(r.hash(), r.segment(), off, len, labelsMatcher);
         if (id != SeriesRegistry.ABSENT) {
             return id;
         }

@@ -1,5 +1,6 @@
 package io.sluice.core.head;
 
+import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -39,6 +40,7 @@ public final class ShardBatch {
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final byte[] bytes;
+    private final MemorySegment segment;   // a view of bytes, made once: wrapping per lookup allocates
     private final int shard;
     private int length;
     private int sampleCountPosition = -1;   // of the open SERIES entry, -1 if none
@@ -50,6 +52,7 @@ public final class ShardBatch {
         }
         this.shard = shard;
         this.bytes = new byte[capacityBytes];
+        this.segment = MemorySegment.ofArray(bytes);
     }
 
     public int shard() {
@@ -161,6 +164,7 @@ public final class ShardBatch {
     /** Iterates entries without allocating. */
     public static final class Reader {
         private byte[] bytes;
+        private MemorySegment segment;
         private int limit;
         private int position;
         private byte type;
@@ -168,6 +172,7 @@ public final class ShardBatch {
 
         public Reader wrap(ShardBatch batch) {
             this.bytes = batch.bytes;
+            this.segment = batch.segment;
             this.limit = batch.length;
             this.position = 0;
             return this;
@@ -209,6 +214,11 @@ public final class ShardBatch {
 
         public byte[] array() {
             return bytes;
+        }
+
+        /** The batch's bytes as a segment (the same object for the batch's life). */
+        public MemorySegment segment() {
+            return segment;
         }
 
         public int labelsOffset() {

@@ -2,9 +2,9 @@ package io.sluice.core.head;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,11 +15,11 @@ class SeriesRegistryTest {
     /** Labels stored per id, compared byte by byte, as the shard's series store does. */
     private final List<byte[]> labelsById = new ArrayList<>();
     private final SeriesRegistry.LabelsMatcher matcher = (id, labels, off, len) ->
-            Arrays.equals(labelsById.get(id), 0, labelsById.get(id).length, labels, off, off + len);
+            MemorySegment.mismatch(MemorySegment.ofArray(labelsById.get(id)), 0, labelsById.get(id).length, labels, off, off + len) == -1;
 
     private int add(SeriesRegistry registry, long hash, String labels) {
         byte[] bytes = labels.getBytes(StandardCharsets.UTF_8);
-        assertThat(registry.find(hash, bytes, 0, bytes.length, matcher)).isEqualTo(SeriesRegistry.ABSENT);
+        assertThat(registry.find(hash, MemorySegment.ofArray(bytes), 0, bytes.length, matcher)).isEqualTo(SeriesRegistry.ABSENT);
         labelsById.add(bytes);
         int id = labelsById.size() - 1;
         registry.insert(hash, id);
@@ -28,7 +28,7 @@ class SeriesRegistryTest {
 
     private int find(SeriesRegistry registry, long hash, String labels) {
         byte[] bytes = labels.getBytes(StandardCharsets.UTF_8);
-        return registry.find(hash, bytes, 0, bytes.length, matcher);
+        return registry.find(hash, MemorySegment.ofArray(bytes), 0, bytes.length, matcher);
     }
 
     @Test
