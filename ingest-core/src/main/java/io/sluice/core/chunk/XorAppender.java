@@ -58,7 +58,7 @@ public final class XorAppender {
 
     // Owned by the appending thread; set by wrap().
     private MemorySegment state;
-    private long stateOffset = -1;
+    private long stateOffset;
     private MemorySegment chunk;
     private long chunkOffset;
     private int capacityBytes;
