@@ -23,7 +23,8 @@ import java.util.Arrays;
  * without allocating. Pages are never released before {@link #close()}, so a reader holding a stale
  * handle (its block freed and reused) reads garbage but never leaves mapped memory; the head detects
  * that with its own sequence numbers. A free block holds the next handle of its list in its first 8
- * bytes.
+ * bytes; an on-heap bitmap per page (one bit per 16-byte granule, 8 KiB per page) marks blocks in
+ * use, so freeing a block twice fails loudly instead of corrupting a free list.
  *
  * <p>Accounting: every reserved page is counted under {@link MemoryTag#CHUNKS} until {@link #close()};
  * {@link #usedBytes()} tells how much of it blocks in use hold.
@@ -51,6 +52,8 @@ public final class ChunkMemory implements AutoCloseable {
 
     // Owned by the owner thread.
     private final long[] freeListHeads = new long[MAX_BLOCK_BYTES / BLOCK_GRANULE_BYTES + 1];
+    /** Per page, one bit per granule: set at the first granule of each block in use (8 KiB per page). */
+    private long[][] inUse = new long[4][];
     private int pageCount;
     private int bumpOffset = PAGE_SIZE_BYTES;
     private Thread owner;
@@ -78,11 +81,18 @@ public final class ChunkMemory implements AutoCloseable {
         } else {
             handle = carve(units * BLOCK_GRANULE_BYTES);
         }
+        if (!setInUse(handle, true)) {
+            throw new IllegalStateException("free list handed out block " + ChunkHandle.toString(handle) + " that is in use");
+        }
         usedBytes += ChunkHandle.capacityBytes(handle);
         return handle;
     }
 
-    /** Returns a block to its free list. Readers may still read it (garbage) until the page is closed. */
+    /**
+     * Returns a block to its free list. Readers may still read it (garbage) until the page is closed.
+     *
+     * @throws IllegalStateException if the block is not in use (freed twice, or never allocated)
+     */
     public void free(long handle) {
         assert isOwnerThread() : ownerMessage();
         ensureOpen();
@@ -92,6 +102,9 @@ public final class ChunkMemory implements AutoCloseable {
         if (pageIndex >= pageCount || capacity == 0 || offset % BLOCK_GRANULE_BYTES != 0
                 || offset + capacity > PAGE_SIZE_BYTES) {
             throw new IllegalArgumentException("not a block of this memory: " + ChunkHandle.toString(handle));
+        }
+        if (!setInUse(handle, false)) {
+            throw new IllegalStateException("block " + ChunkHandle.toString(handle) + " is not in use: freed twice?");
         }
         pushFree(handle);
         usedBytes -= capacity;
@@ -110,6 +123,18 @@ public final class ChunkMemory implements AutoCloseable {
         final long target = allocate(capacityBytes);
         MemorySegment.copy(page(source), ChunkHandle.offsetInPage(source), page(target), ChunkHandle.offsetInPage(target), lengthBytes);
         return target;
+    }
+
+    /**
+     * Whether {@code handle} names a block inside a page this memory has: a cheap test for a reader
+     * that took a handle from memory the writer may have freed and reused meanwhile (it must then
+     * retry instead of dereferencing it). Any thread.
+     */
+    public boolean isPlausible(long handle) {
+        final int pageIndex = ChunkHandle.pageIndex(handle);
+        final int capacity = ChunkHandle.capacityBytes(handle);
+        return handle != ChunkHandle.NONE && pageIndex >= 0 && pageIndex < pages.length && capacity > 0
+                && ChunkHandle.offsetInPage(handle) + (long) capacity <= PAGE_SIZE_BYTES;
     }
 
     /** The page holding the block; any thread. */
@@ -177,10 +202,26 @@ public final class ChunkMemory implements AutoCloseable {
             current = Arrays.copyOf(current, current.length * 2);
         }
         current[pageCount] = page;
+        if (pageCount == inUse.length) {
+            inUse = Arrays.copyOf(inUse, inUse.length * 2);
+        }
+        inUse[pageCount] = new long[PAGE_SIZE_BYTES / BLOCK_GRANULE_BYTES / Long.SIZE];
         pages = current;
         pageCount++;
         bumpOffset = 0;
         reservedBytes += PAGE_SIZE_BYTES;
+    }
+
+    /** Sets the block's in-use bit to {@code inUse}; false if it already had that value. */
+    private boolean setInUse(long handle, boolean inUse) {
+        final long[] bits = this.inUse[ChunkHandle.pageIndex(handle)];
+        final int granule = ChunkHandle.offsetInPage(handle) / BLOCK_GRANULE_BYTES;
+        final long mask = 1L << granule;
+        if (((bits[granule >>> 6] & mask) != 0) == inUse) {
+            return false;
+        }
+        bits[granule >>> 6] ^= mask;
+        return true;
     }
 
     private void pushFree(long handle) {

@@ -5,14 +5,12 @@ import static io.sluice.core.chunk.XorChunkDescriptor.BIG_ENDIAN_SHORT;
 import static io.sluice.core.chunk.XorChunkDescriptor.HEADER_BYTES;
 import static io.sluice.core.chunk.XorChunkDescriptor.MAX_LEADING_ZEROS;
 import static io.sluice.core.chunk.XorChunkDescriptor.MAX_SAMPLES;
-import static io.sluice.core.chunk.XorStateDescriptor.BIT_LENGTH_OFFSET;
+import static io.sluice.core.chunk.XorStateDescriptor.FIELD;
 import static io.sluice.core.chunk.XorStateDescriptor.FIRST_TIMESTAMP_OFFSET;
 import static io.sluice.core.chunk.XorStateDescriptor.LAST_DELTA_OFFSET;
 import static io.sluice.core.chunk.XorStateDescriptor.LAST_TIMESTAMP_OFFSET;
 import static io.sluice.core.chunk.XorStateDescriptor.LAST_VALUE_BITS_OFFSET;
-import static io.sluice.core.chunk.XorStateDescriptor.LEADING_OFFSET;
 import static io.sluice.core.chunk.XorStateDescriptor.NO_WINDOW;
-import static io.sluice.core.chunk.XorStateDescriptor.TRAILING_OFFSET;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -22,16 +20,23 @@ import java.lang.foreign.ValueLayout;
  * bit. A reusable flyweight: all state lives in a {@link XorStateDescriptor} struct the caller owns,
  * so one appender per shard thread serves every series. Allocates nothing.
  *
- * <p>Writing bits: each code is written with one 64-bit big-endian read-modify-write at the byte
- * holding the next free bit (plus one byte store when the code straddles that window). The write
- * keeps the bits already written in that byte and clears every bit after the code up to the end of
- * the 8-byte window, so the block needs no zeroing and the last byte's padding is always zero. The
- * cost is {@link #WRITE_SLACK_BYTES} bytes the appender may touch past the written end: a chunk's
- * capacity must cover its bytes, a worst-case sample and that slack before a sample is accepted.
+ * <p>Writing bits: each code is one 64-bit big-endian store at the byte holding the next free bit
+ * (plus one byte store when the code straddles those 8 bytes). The store carries the bits already
+ * in that byte (kept in {@code partialByte}) and zeros after the code, so the block needs no zeroing
+ * and the last byte's padding is always zero. The cost is {@link #WRITE_SLACK_BYTES} bytes the
+ * appender may touch past the written end: a chunk's capacity must cover its bytes, a worst-case
+ * sample and that slack before a sample is accepted.
  *
- * <p>Publication: the sample's bytes, the header count and the state fields are written first, then
- * the count in the state with release semantics. Bits before the published length never change
- * (the read-modify-write stores them back unchanged); bytes after it are in flux.
+ * <p>Publication: the sample's bytes, the header count and the other state fields are written
+ * first, then the cursor (count, bit length, window) with release semantics. Bits before the
+ * published length never change (the store rewrites them with the same values); bytes after it are
+ * in flux.
+ *
+ * <p>Caching: {@link #wrap} loads the writer-only fields (last timestamp, delta, value) and the
+ * partial byte into fields; each append checks them with one read of the struct's cursor, so a
+ * reset of the struct while wrapped makes it reload. Fields are written through, so the struct is
+ * always complete. A struct is appended to through one appender at a time: wrap again after
+ * another appender wrote it.
  *
  * <p>Thread: the single writer of the wrapped state and chunk (the shard thread).
  */
@@ -43,14 +48,13 @@ public final class XorAppender {
     public static final int MAX_BITS_PER_SAMPLE = 157;
     /** {@link #MAX_BITS_PER_SAMPLE} in whole bytes (20). */
     public static final int MAX_BYTES_PER_SAMPLE = (MAX_BITS_PER_SAMPLE + Byte.SIZE - 1) / Byte.SIZE;
-    /** Bytes past the written end a write may touch: the 8-byte window at the end byte, plus one straddle byte, minus that end byte. */
+    /** Bytes past the written end a store may touch: 8 bytes from the end byte, plus one straddle byte, minus that end byte. */
     public static final int WRITE_SLACK_BYTES = 8;
     /** The smallest capacity that accepts a first sample. */
     public static final int MIN_CAPACITY_BYTES = HEADER_BYTES + MAX_BYTES_PER_SAMPLE + WRITE_SLACK_BYTES;
 
-    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
-    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
-    private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
+    /** Never a cursor: trailing zeros are at most 63, so the top byte of a cursor is below 64. */
+    private static final long NO_CURSOR = -1L;
 
     // Owned by the appending thread; set by wrap().
     private MemorySegment state;
@@ -58,6 +62,17 @@ public final class XorAppender {
     private MemorySegment chunk;
     private long chunkOffset;
     private int capacityBytes;
+
+    // Owned by the appending thread: a copy of the struct's fields, valid while its cursor equals cachedCursor.
+    private long cachedCursor = NO_CURSOR;
+    private long lastTimestampMs;
+    private long lastDeltaMs;
+    private long lastValueBits;
+    /** The byte holding the next free bit, with the bits after it zero. */
+    private int partialByte;
+    // The XOR window during one append: read from the cursor, written back with it.
+    private int windowLeading;
+    private int windowTrailing;
 
     /**
      * Points this appender at a state struct and the chunk bytes it describes. The chunk may have
@@ -76,13 +91,15 @@ public final class XorAppender {
         this.chunk = chunk;
         this.chunkOffset = chunkOffset;
         this.capacityBytes = capacityBytes;
-        int written = byteLength();
+        final long cursor = XorStateDescriptor.cursor(state, stateOffset);
+        final int written = byteLength(XorStateDescriptor.bitLength(cursor));
         if (written > capacityBytes) {
             throw new IllegalArgumentException("chunk of " + written + " bytes wrapped with capacity " + capacityBytes);
         }
-        if (numSamples() == 0) {
+        if (XorStateDescriptor.numSamples(cursor) == 0) {
             chunk.set(BIG_ENDIAN_SHORT, chunkOffset, (short) 0);
         }
+        load(cursor);
         return this;
     }
 
@@ -101,37 +118,50 @@ public final class XorAppender {
     public boolean append(long timestampMs, long valueBits) {
         final MemorySegment s = state;
         final long so = stateOffset;
-        final int num = XorStateDescriptor.numSamples(s, so);
-        final long start = s.get(INT, so + BIT_LENGTH_OFFSET);
+        final long cursor = XorStateDescriptor.cursor(s, so);
+        final int num = XorStateDescriptor.numSamples(cursor);
+        final long start = XorStateDescriptor.bitLength(cursor);
         if (num == MAX_SAMPLES || !hasRoom(start)) {
             return false;
         }
-        final long delta = timestampMs - s.get(LONG, so + LAST_TIMESTAMP_OFFSET);
+        if (cursor != cachedCursor) {
+            load(cursor);
+        }
+        windowLeading = XorStateDescriptor.leading(cursor);
+        windowTrailing = XorStateDescriptor.trailing(cursor);
+        final long delta = timestampMs - lastTimestampMs;
         final long end;
         if (num == 0) {
             end = put(putVarint(start, (timestampMs << 1) ^ (timestampMs >> 63)), valueBits, Long.SIZE);
-            s.set(LONG, so + FIRST_TIMESTAMP_OFFSET, timestampMs);
-            s.set(LONG, so + LAST_DELTA_OFFSET, 0L);
+            s.set(FIELD, so + FIRST_TIMESTAMP_OFFSET, timestampMs);
+            setLastDelta(0L);
+            setLastValue(valueBits);
         } else {
-            final long xor = valueBits ^ s.get(LONG, so + LAST_VALUE_BITS_OFFSET);
+            final long xor = valueBits ^ lastValueBits;
             if (num == 1) {
                 end = putValue(putVarint(start, delta), 0L, 0, xor);
             } else {
-                end = putDeltaOfDelta(start, delta - s.get(LONG, so + LAST_DELTA_OFFSET), xor);
+                end = putDeltaOfDelta(start, delta - lastDeltaMs, xor);
             }
-            s.set(LONG, so + LAST_DELTA_OFFSET, delta);
+            if (delta != lastDeltaMs) {
+                setLastDelta(delta);
+            }
+            if (xor != 0) {
+                setLastValue(valueBits);
+            }
         }
-        s.set(LONG, so + LAST_TIMESTAMP_OFFSET, timestampMs);
-        s.set(LONG, so + LAST_VALUE_BITS_OFFSET, valueBits);
-        s.set(INT, so + BIT_LENGTH_OFFSET, (int) end);
+        lastTimestampMs = timestampMs;
+        s.set(FIELD, so + LAST_TIMESTAMP_OFFSET, timestampMs);
         chunk.set(BIG_ENDIAN_SHORT, chunkOffset, (short) (num + 1));
-        XorStateDescriptor.publishNumSamples(s, so, num + 1);
+        final long published = XorStateDescriptor.cursor((int) end, num + 1, windowLeading, windowTrailing);
+        XorStateDescriptor.publishCursor(s, so, published);
+        cachedCursor = published;
         return true;
     }
 
     /** Whether the capacity takes one more worst-case sample. */
     public boolean hasRoomForSample() {
-        return hasRoom(state.get(INT, stateOffset + BIT_LENGTH_OFFSET));
+        return hasRoom(bitLength());
     }
 
     /** The capacity a chunk of {@code byteLength} bytes needs to accept one more sample. */
@@ -140,17 +170,17 @@ public final class XorAppender {
     }
 
     public int numSamples() {
-        return XorStateDescriptor.numSamples(state, stateOffset);
+        return XorStateDescriptor.numSamples(XorStateDescriptor.cursor(state, stateOffset));
     }
 
     /** Bits written, header included. */
     public int bitLength() {
-        return state.get(INT, stateOffset + BIT_LENGTH_OFFSET);
+        return XorStateDescriptor.bitLength(XorStateDescriptor.cursor(state, stateOffset));
     }
 
     /** The chunk's length as Prometheus' {@code Bytes()} reports it: header plus ceil(bits / 8). */
     public int byteLength() {
-        return (bitLength() + Byte.SIZE - 1) >>> 3;
+        return byteLength(bitLength());
     }
 
     public int capacityBytes() {
@@ -159,21 +189,46 @@ public final class XorAppender {
 
     /** Timestamp of the first sample; meaningless while {@link #numSamples()} is 0. */
     public long firstTimestampMs() {
-        return state.get(LONG, stateOffset + FIRST_TIMESTAMP_OFFSET);
+        return state.get(FIELD, stateOffset + FIRST_TIMESTAMP_OFFSET);
     }
 
     /** Timestamp of the last sample; meaningless while {@link #numSamples()} is 0. */
     public long lastTimestampMs() {
-        return state.get(LONG, stateOffset + LAST_TIMESTAMP_OFFSET);
+        return state.get(FIELD, stateOffset + LAST_TIMESTAMP_OFFSET);
     }
 
     /** Raw bits of the last value; meaningless while {@link #numSamples()} is 0. */
     public long lastValueBits() {
-        return state.get(LONG, stateOffset + LAST_VALUE_BITS_OFFSET);
+        return state.get(FIELD, stateOffset + LAST_VALUE_BITS_OFFSET);
+    }
+
+    private static int byteLength(int bitLength) {
+        return (bitLength + Byte.SIZE - 1) >>> 3;
     }
 
     private boolean hasRoom(long bitLength) {
         return ((bitLength + MAX_BITS_PER_SAMPLE + Byte.SIZE - 1) >>> 3) + WRITE_SLACK_BYTES <= capacityBytes;
+    }
+
+    /** Reloads the cache from the struct and the chunk (on wrap, or after another writer changed the struct). */
+    private void load(long cursor) {
+        lastTimestampMs = state.get(FIELD, stateOffset + LAST_TIMESTAMP_OFFSET);
+        lastDeltaMs = state.get(FIELD, stateOffset + LAST_DELTA_OFFSET);
+        lastValueBits = state.get(FIELD, stateOffset + LAST_VALUE_BITS_OFFSET);
+        final int bitLength = XorStateDescriptor.bitLength(cursor);
+        final int used = bitLength & 7;
+        partialByte = used == 0 ? 0 : chunk.get(ValueLayout.JAVA_BYTE, chunkOffset + (bitLength >>> 3)) & (0xFF00 >>> used) & 0xFF;
+        cachedCursor = cursor;
+    }
+
+    private void setLastDelta(long deltaMs) {
+        lastDeltaMs = deltaMs;
+        state.set(FIELD, stateOffset + LAST_DELTA_OFFSET, deltaMs);
+    }
+
+    private void setLastValue(long valueBits) {
+        lastValueBits = valueBits;
+        state.set(FIELD, stateOffset + LAST_VALUE_BITS_OFFSET, valueBits);
     }
 
     /** The timestamp code of samples 2.., then the value code; merged into one write when they fit. */
@@ -204,12 +259,10 @@ public final class XorAppender {
         if (xor == 0) {
             return put(pos, prefix << 1, prefixBits + 1);
         }
-        final MemorySegment s = state;
-        final long so = stateOffset;
         final int leading = Math.min(Long.numberOfLeadingZeros(xor), MAX_LEADING_ZEROS);
         final int trailing = Long.numberOfTrailingZeros(xor);
-        final int windowLeading = Byte.toUnsignedInt(s.get(BYTE, so + LEADING_OFFSET));
-        final int windowTrailing = s.get(BYTE, so + TRAILING_OFFSET);
+        final int windowLeading = this.windowLeading;
+        final int windowTrailing = this.windowTrailing;
         long code;
         int codeBits;
         int significantBits;
@@ -220,8 +273,8 @@ public final class XorAppender {
             significantBits = Long.SIZE - windowLeading - windowTrailing;
             payload = xor >>> windowTrailing;
         } else {
-            s.set(BYTE, so + LEADING_OFFSET, (byte) leading);
-            s.set(BYTE, so + TRAILING_OFFSET, (byte) trailing);
+            this.windowLeading = leading;
+            this.windowTrailing = trailing;
             significantBits = Long.SIZE - leading - trailing;
             // 64 significant bits do not fit 6 bits: written as 0, read back as 64.
             code = (prefix << 13) | (0b11L << 11) | ((long) leading << 6) | (significantBits & 0x3F);
@@ -252,13 +305,20 @@ public final class XorAppender {
     private long put(long pos, long value, int bits) {
         final long at = chunkOffset + (pos >>> 3);
         final int used = (int) pos & 7;
-        final long kept = chunk.get(BIG_ENDIAN_LONG, at) & ~(-1L >>> used);
         final int shift = Long.SIZE - used - bits;
-        if (shift >= 0) {
-            chunk.set(BIG_ENDIAN_LONG, at, kept | (value << shift));
+        final long kept = (long) partialByte << 56;
+        if (shift > 0) {
+            final long word = kept | (value << shift);
+            chunk.set(BIG_ENDIAN_LONG, at, word);
+            // The new partial byte: the one holding bit pos + bits, taken from the word just written.
+            partialByte = (int) (word << (((used + bits) >>> 3) << 3) >>> 56);
         } else {
             chunk.set(BIG_ENDIAN_LONG, at, kept | (value >>> -shift));
-            chunk.set(BYTE, at + Long.BYTES, (byte) (value << (Byte.SIZE + shift)));
+            final int straddle = (int) (value << (Byte.SIZE + shift)) & 0xFF;
+            if (shift < 0) {
+                chunk.set(ValueLayout.JAVA_BYTE, at + Long.BYTES, (byte) straddle);
+            }
+            partialByte = straddle;
         }
         return pos + bits;
     }

@@ -9,59 +9,62 @@ import java.lang.invoke.VarHandle;
  * series needs no Java object for its open chunk. {@link XorAppender} is only a flyweight over it.
  *
  * <pre>
- *  0               8               16              24              32      36      38  39  40
- *  +---------------+---------------+---------------+---------------+-------+-------+---+---+
- *  | lastTsMs      | lastValueBits | lastDeltaMs   | firstTsMs     |bitLen |numSmp |ld |tr |
- *  | int64         | int64         | int64         | int64         | int32 |uint16 |u8 |u8 |
- *  +---------------+---------------+---------------+---------------+-------+-------+---+---+
+ *  0               8               16              24              32              40
+ *  +---------------+---------------+---------------+---------------+---------------+
+ *  | lastTsMs      | lastValueBits | lastDeltaMs   | firstTsMs     | cursor        |
+ *  | int64         | int64         | int64         | int64         | int64         |
+ *  +---------------+---------------+---------------+---------------+---------------+
+ *
+ *  cursor:  63        56 55        48 47                   32 31                            0
+ *           +-----------+-----------+-----------------------+-------------------------------+
+ *           | trailing  | leading   | numSamples (uint16)   | bitLength (bits from chunk    |
+ *           | zeros     | zeros     |                       | start, header included)       |
+ *           +-----------+-----------+-----------------------+-------------------------------+
  * </pre>
  *
  * <ul>
  *   <li>{@code lastDeltaMs}: t[n-1] - t[n-2] (0 after the first sample), as Prometheus' {@code tDelta}.</li>
- *   <li>{@code bitLen}: bits written from the chunk's first byte, header included (16 when empty).
- *       Offsets are relative to the chunk, so the chunk bytes may be copied elsewhere and re-wrapped.</li>
- *   <li>{@code numSmp}: the published sample count, written with release semantics after the sample's
- *       bytes; readers on other threads read it with acquire ({@link #publishedNumSamples}).</li>
- *   <li>{@code ld}/{@code tr}: leading/trailing zeros of the current XOR window; {@code ld} is
- *       {@link #NO_WINDOW} until the first non-zero XOR, as Prometheus' {@code leading = 0xff}.</li>
+ *   <li>{@code bitLength} is relative to the chunk (16 when empty), so the chunk bytes may be copied
+ *       to a bigger block and re-wrapped.</li>
+ *   <li>{@code leading}/{@code trailing}: the current XOR window; leading is {@link #NO_WINDOW} until
+ *       the first non-zero XOR, as Prometheus' {@code leading = 0xff}.</li>
+ *   <li>The cursor is one word so one release store publishes a sample: the appender writes the
+ *       sample's bytes and the other fields, then the cursor ({@link #publishedNumSamples} reads it
+ *       with acquire on any thread).</li>
  * </ul>
  *
  * Native byte order (the struct is never written to disk). The struct must be 8-byte aligned: the
- * fields use aligned access, which release/acquire on {@code numSmp} requires anyway.
+ * cursor's release/acquire access requires it.
  */
 public final class XorStateDescriptor {
     public static final int LAST_TIMESTAMP_OFFSET = 0;
     public static final int LAST_VALUE_BITS_OFFSET = LAST_TIMESTAMP_OFFSET + Long.BYTES;
     public static final int LAST_DELTA_OFFSET = LAST_VALUE_BITS_OFFSET + Long.BYTES;
     public static final int FIRST_TIMESTAMP_OFFSET = LAST_DELTA_OFFSET + Long.BYTES;
-    public static final int BIT_LENGTH_OFFSET = FIRST_TIMESTAMP_OFFSET + Long.BYTES;
-    public static final int NUM_SAMPLES_OFFSET = BIT_LENGTH_OFFSET + Integer.BYTES;
-    public static final int LEADING_OFFSET = NUM_SAMPLES_OFFSET + Short.BYTES;
-    public static final int TRAILING_OFFSET = LEADING_OFFSET + 1;
+    public static final int CURSOR_OFFSET = FIRST_TIMESTAMP_OFFSET + Long.BYTES;
     /** Size of the struct in bytes. */
-    public static final int SIZE = TRAILING_OFFSET + 1;
+    public static final int SIZE = CURSOR_OFFSET + Long.BYTES;
     /** Required alignment of the struct in bytes. */
     public static final int ALIGNMENT = Long.BYTES;
 
-    /** {@code ld} before the first window was chosen. */
+    /** leading before the first window was chosen. */
     static final int NO_WINDOW = 0xFF;
     static final int EMPTY_BIT_LENGTH = XorChunkDescriptor.HEADER_BYTES * Byte.SIZE;
 
-    private static final VarHandle NUM_SAMPLES = ValueLayout.JAVA_SHORT.varHandle().withInvokeExactBehavior();
+    /** Plain fields: no alignment check per access (the struct is aligned anyway). */
+    static final ValueLayout.OfLong FIELD = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final VarHandle CURSOR = ValueLayout.JAVA_LONG.varHandle().withInvokeExactBehavior();
 
     private XorStateDescriptor() {
     }
 
-    /** Makes {@code state} describe an empty chunk. Publishes a count of 0 (release). */
+    /** Makes {@code state} describe an empty chunk, published with release. */
     public static void reset(MemorySegment state, long stateOffset) {
-        state.set(ValueLayout.JAVA_LONG, stateOffset + LAST_TIMESTAMP_OFFSET, 0L);
-        state.set(ValueLayout.JAVA_LONG, stateOffset + LAST_VALUE_BITS_OFFSET, 0L);
-        state.set(ValueLayout.JAVA_LONG, stateOffset + LAST_DELTA_OFFSET, 0L);
-        state.set(ValueLayout.JAVA_LONG, stateOffset + FIRST_TIMESTAMP_OFFSET, 0L);
-        state.set(ValueLayout.JAVA_INT, stateOffset + BIT_LENGTH_OFFSET, EMPTY_BIT_LENGTH);
-        state.set(ValueLayout.JAVA_BYTE, stateOffset + LEADING_OFFSET, (byte) NO_WINDOW);
-        state.set(ValueLayout.JAVA_BYTE, stateOffset + TRAILING_OFFSET, (byte) 0);
-        publishNumSamples(state, stateOffset, 0);
+        state.set(FIELD, stateOffset + LAST_TIMESTAMP_OFFSET, 0L);
+        state.set(FIELD, stateOffset + LAST_VALUE_BITS_OFFSET, 0L);
+        state.set(FIELD, stateOffset + LAST_DELTA_OFFSET, 0L);
+        state.set(FIELD, stateOffset + FIRST_TIMESTAMP_OFFSET, 0L);
+        publishCursor(state, stateOffset, cursor(EMPTY_BIT_LENGTH, 0, NO_WINDOW, 0));
     }
 
     /**
@@ -69,15 +72,35 @@ public final class XorStateDescriptor {
      * samples is visible to the caller afterwards. Safe from any thread.
      */
     public static int publishedNumSamples(MemorySegment state, long stateOffset) {
-        return Short.toUnsignedInt((short) NUM_SAMPLES.getAcquire(state, stateOffset + NUM_SAMPLES_OFFSET));
+        return numSamples((long) CURSOR.getAcquire(state, stateOffset + CURSOR_OFFSET));
     }
 
-    static void publishNumSamples(MemorySegment state, long stateOffset, int numSamples) {
-        NUM_SAMPLES.setRelease(state, stateOffset + NUM_SAMPLES_OFFSET, (short) numSamples);
+    static void publishCursor(MemorySegment state, long stateOffset, long cursor) {
+        CURSOR.setRelease(state, stateOffset + CURSOR_OFFSET, cursor);
     }
 
-    /** The writer's own view of the count (plain read; only on the appending thread). */
-    static int numSamples(MemorySegment state, long stateOffset) {
-        return Short.toUnsignedInt(state.get(ValueLayout.JAVA_SHORT, stateOffset + NUM_SAMPLES_OFFSET));
+    /** The writer's own view of the cursor (plain read; only on the appending thread). */
+    static long cursor(MemorySegment state, long stateOffset) {
+        return state.get(FIELD, stateOffset + CURSOR_OFFSET);
+    }
+
+    static long cursor(int bitLength, int numSamples, int leading, int trailing) {
+        return (bitLength & 0xFFFF_FFFFL) | ((long) numSamples << 32) | ((long) leading << 48) | ((long) trailing << 56);
+    }
+
+    static int bitLength(long cursor) {
+        return (int) cursor;
+    }
+
+    static int numSamples(long cursor) {
+        return (int) (cursor >>> 32) & 0xFFFF;
+    }
+
+    static int leading(long cursor) {
+        return (int) (cursor >>> 48) & 0xFF;
+    }
+
+    static int trailing(long cursor) {
+        return (int) (cursor >>> 56);
     }
 }

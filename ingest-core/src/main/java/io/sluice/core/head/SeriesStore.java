@@ -293,9 +293,9 @@ final class SeriesStore implements AutoCloseable {
             if ((seq & 1) == 0) {
                 into.reset(id, minTimeMs, maxTimeMs);
                 into.setLabels(this, id);
-                copyChunks(s, b, minTimeMs, maxTimeMs, into);
+                boolean plausible = copyChunks(s, b, minTimeMs, maxTimeMs, into);
                 VarHandle.loadLoadFence(); // every copy above happens before the re-check
-                if ((int) SEQ.getOpaque(s, b + SEQ_OFFSET) == seq) {
+                if (plausible && (int) SEQ.getOpaque(s, b + SEQ_OFFSET) == seq) {
                     return;
                 }
             }
@@ -303,7 +303,12 @@ final class SeriesStore implements AutoCloseable {
         }
     }
 
-    private void copyChunks(MemorySegment s, long b, long minTimeMs, long maxTimeMs, SeriesSnapshot into) {
+    /**
+     * Copies the chunks in range; false if it met a handle that cannot be real (the list it read was
+     * freed and reused meanwhile — the sequence check would fail too, but the handle must not be
+     * dereferenced first).
+     */
+    private boolean copyChunks(MemorySegment s, long b, long minTimeMs, long maxTimeMs, SeriesSnapshot into) {
         int closedCount = (int) CLOSED_COUNT.getAcquire(s, b + CLOSED_COUNT_OFFSET);
         long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
         if (closedCount > 0 && list != ChunkHandle.NONE) {
@@ -316,6 +321,9 @@ final class SeriesStore implements AutoCloseable {
                 long chunkMax = listPage.get(LONG, e + CLOSED_ENTRY_MAX_TIME);
                 if (chunkMax >= minTimeMs && chunkMin <= maxTimeMs) {
                     long handle = listPage.get(LONG, e + CLOSED_ENTRY_HANDLE);
+                    if (!chunks.isPlausible(handle)) {
+                        return false;
+                    }
                     into.addChunk(chunks.page(handle), ChunkMemory.offset(handle), ChunkHandle.capacityBytes(handle), -1);
                 }
             }
@@ -327,6 +335,7 @@ final class SeriesStore implements AutoCloseable {
                 && s.get(LONG, state + XorStateDescriptor.FIRST_TIMESTAMP_OFFSET) <= maxTimeMs) {
             into.addChunk(chunks.page(open), ChunkMemory.offset(open), ChunkHandle.capacityBytes(open), openSamples);
         }
+        return true;
     }
 
     /** Off-heap bytes this store reserved (struct pages, label pages, chunk pages). */

@@ -114,7 +114,7 @@ class ChunkMemoryTest {
     }
 
     @Test
-    void badRequestsAreRefusedLoudly() {
+    void badRequestsAndDoubleFreesAreRefusedLoudly() {
         try (ChunkMemory memory = new ChunkMemory(accounting)) {
             assertThatThrownBy(() -> memory.allocate(0)).isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> memory.allocate(ChunkMemory.MAX_BLOCK_BYTES + 1))
@@ -123,6 +123,12 @@ class ChunkMemoryTest {
             assertThatThrownBy(() -> memory.free(ChunkHandle.NONE)).isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> memory.free(ChunkHandle.of(5, 0, 16))).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("5/0/16");
+            long block = memory.allocate(64);
+            memory.free(block);
+            assertThatThrownBy(() -> memory.free(block)).isInstanceOf(IllegalStateException.class).hasMessageContaining("freed twice");
+            assertThatThrownBy(() -> memory.free(ChunkHandle.of(0, 4096, 16))).as("never allocated")
+                    .isInstanceOf(IllegalStateException.class);
+            assertThat(memory.allocate(64)).as("the free list survived the refusals").isEqualTo(block);
         }
     }
 

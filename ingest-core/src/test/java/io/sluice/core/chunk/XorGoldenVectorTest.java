@@ -2,9 +2,6 @@ package io.sluice.core.chunk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.memory.MemoryAccounting;
-import io.sluice.core.memory.MemoryTag;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.HexFormat;
@@ -16,12 +13,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** Prometheus' own chunks: our appender must produce them byte for byte, our iterator read them bit for bit. */
 class XorGoldenVectorTest {
-    private final MemoryAccounting accounting = new MemoryAccounting();
-    private final ChunkMemory memory = new ChunkMemory(accounting);
-    private final Arena arena = Arena.ofConfined();
-    private final MemorySegment state = arena.allocate(XorStateDescriptor.SIZE, XorStateDescriptor.ALIGNMENT);
-    private final XorAppender appender = new XorAppender();
-    private final XorIterator iterator = new XorIterator();
+    private final ChunkFixture fixture = new ChunkFixture();
+    private final ChunkMemory memory = fixture.memory;
+    private final MemorySegment state = fixture.state;
+    private final XorAppender appender = fixture.appender;
+    private final XorIterator iterator = fixture.iterator;
 
     static List<GoldenVectors> vectors() {
         return GoldenVectors.load();
@@ -29,9 +25,7 @@ class XorGoldenVectorTest {
 
     @AfterEach
     void closeMemory() {
-        memory.close();
-        arena.close();
-        assertThat(accounting.bytes(MemoryTag.CHUNKS)).isZero();
+        fixture.close();
     }
 
     @Test
@@ -43,12 +37,7 @@ class XorGoldenVectorTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("vectors")
     void encodesOffHeapExactlyAsPrometheus(GoldenVectors golden) {
-        long handle = memory.allocate(XorAppender.requiredCapacityBytes(golden.chunk().length));
-        XorStateDescriptor.reset(state, 0);
-        wrap(handle);
-        for (int i = 0; i < golden.size(); i++) {
-            assertThat(appender.append(golden.timestampsMs()[i], golden.valueBits()[i])).as("sample %d", i).isTrue();
-        }
+        long handle = encode(golden);
         assertThat(hex(handle, appender.byteLength())).isEqualTo(HexFormat.of().formatHex(golden.chunk()));
         assertThat(XorStateDescriptor.publishedNumSamples(state, 0)).isEqualTo(golden.size());
         assertThat(appender.firstTimestampMs()).isEqualTo(golden.timestampsMs()[0]);
@@ -87,7 +76,7 @@ class XorGoldenVectorTest {
         assertDecodes(iterator.reset(golden.chunk()), golden);
 
         // The same bytes off-heap at the end of a page, bounded by the segment (no slack after them).
-        MemorySegment page = arena.allocate(golden.chunk().length + 3L);
+        MemorySegment page = fixture.arena.allocate(golden.chunk().length + 3L);
         MemorySegment.copy(golden.chunk(), 0, page, ValueLayout.JAVA_BYTE, 3, golden.chunk().length);
         assertDecodes(iterator.reset(page, 3, golden.size()), golden);
         assertDecodes(iterator.reset(page, 3, golden.chunk().length, golden.size()), golden);
@@ -96,12 +85,7 @@ class XorGoldenVectorTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("vectors")
     void aClosedChunkCopiedToTheSmallestBlockDecodes(GoldenVectors golden) {
-        long open = memory.allocate(XorAppender.requiredCapacityBytes(golden.chunk().length));
-        XorStateDescriptor.reset(state, 0);
-        wrap(open);
-        for (int i = 0; i < golden.size(); i++) {
-            appender.append(golden.timestampsMs()[i], golden.valueBits()[i]);
-        }
+        long open = encode(golden);
         int length = appender.byteLength();
         long closed = memory.copy(open, length, ChunkCutPolicy.closedCapacityBytes(length));
         memory.free(open);
@@ -138,8 +122,19 @@ class XorGoldenVectorTest {
         assertThat((it.bitLength() + 7) / 8).as("bytes consumed").isEqualTo(golden.chunk().length);
     }
 
+    /** Appends every sample to an empty chunk in a block just big enough; returns the block. */
+    private long encode(GoldenVectors golden) {
+        long handle = memory.allocate(XorAppender.requiredCapacityBytes(golden.chunk().length));
+        XorStateDescriptor.reset(state, 0);
+        wrap(handle);
+        for (int i = 0; i < golden.size(); i++) {
+            assertThat(appender.append(golden.timestampsMs()[i], golden.valueBits()[i])).as("sample %d", i).isTrue();
+        }
+        return handle;
+    }
+
     private void wrap(long handle) {
-        appender.wrap(state, 0, memory.page(handle), ChunkMemory.offset(handle), ChunkHandle.capacityBytes(handle));
+        fixture.wrap(handle);
     }
 
     private String hex(long handle, int length) {
