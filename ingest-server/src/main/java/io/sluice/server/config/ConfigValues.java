@@ -7,7 +7,7 @@ import java.util.Locale;
  * {@code 4096}) and durations ({@code 100ms}, {@code 5s}, {@code 2m}, {@code 1h}; a bare number is
  * milliseconds). They return null for text that does not parse; the caller words the error.
  */
-final class ConfigValues {
+public final class ConfigValues {
     private static final String[] SIZE_UNITS = {"KiB", "MiB", "GiB", "TiB", "KB", "MB", "GB", "TB", "B"};
     private static final long[] SIZE_FACTORS = {1L << 10, 1L << 20, 1L << 30, 1L << 40, 1_000L, 1_000_000L,
             1_000_000_000L, 1_000_000_000_000L, 1};
@@ -18,7 +18,7 @@ final class ConfigValues {
     }
 
     /** Bytes of a size like {@code 128MiB} (binary), {@code 10MB} (decimal) or {@code 4096}; null if malformed. */
-    static Long parseBytes(String text) {
+    public static Long parseBytes(String text) {
         String t = text.strip();
         for (int i = 0; i < SIZE_UNITS.length; i++) {
             if (t.endsWith(SIZE_UNITS[i])) {
@@ -29,7 +29,7 @@ final class ConfigValues {
     }
 
     /** Milliseconds of a duration like {@code 100ms}, {@code 5s}, {@code 2m}, {@code 1h}, {@code 1d}, or a bare number of ms. */
-    static Long parseDurationMs(String text) {
+    public static Long parseDurationMs(String text) {
         String t = text.strip().toLowerCase(Locale.ROOT);
         if (t.endsWith("ms")) {
             return scaled(t.substring(0, t.length() - 2), 1);
