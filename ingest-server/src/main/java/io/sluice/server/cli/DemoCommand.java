@@ -1,6 +1,6 @@
 package io.sluice.server.cli;
 
-import io.sluice.server.KafkaIngestStarter;
+import io.sluice.server.Ingest;
 import io.sluice.server.SluiceServer;
 import io.sluice.server.StopSignal;
 import io.sluice.server.config.ConfigException;
@@ -97,10 +97,14 @@ final class DemoCommand implements Callable<Integer> {
                 context.error(e.getMessage());
                 return ExitCodes.CONFIG;
             }
-            try (SluiceServer server = SluiceServer.start(config, new KafkaIngestStarter(config))) {
+            Ingest.Starter ingest = IngestStarters.kafka(config, context);
+            if (ingest == null) {
+                return ExitCodes.CONFIG;
+            }
+            try (SluiceServer server = SluiceServer.start(config, ingest)) {
                 Thread generator = startGenerator(kafka.bootstrapServers());
                 try {
-                    report(server, kafka.bootstrapServers(), stop);
+                    report(server, stop);
                 } finally {
                     generator.interrupt();
                     generator.join(5_000);
@@ -138,7 +142,7 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     /** Prints the address, then a progress line every second until stopped or the duration ends. */
-    private void report(SluiceServer server, String bootstrapServers, StopSignal stop) throws InterruptedException {
+    private void report(SluiceServer server, StopSignal stop) throws InterruptedException {
         String http = "http://" + server.httpAddress().getHostString() + ":" + server.httpAddress().getPort();
         context.out().println("Sluice demo: " + series + " series at " + (long) rate + " samples/s into topic " + TOPIC
                 + " (" + format.configName() + ")");
@@ -146,12 +150,10 @@ final class DemoCommand implements Callable<Integer> {
         context.out().flush();
         long start = System.nanoTime();
         long end = duration == null ? Long.MAX_VALUE : start + duration.toNanos();
-        DemoProgress progress = new DemoProgress(server.head(), start);
-        try (DemoLag lag = new DemoLag(bootstrapServers, TOPIC, server.config().kafka().groupId())) {
-            while (!stop.await(1_000) && System.nanoTime() < end) {
-                context.out().println(progress.line(System.nanoTime(), lag.records()));
-                context.out().flush();
-            }
+        DemoProgress progress = new DemoProgress(server.head(), server.registry(), start);
+        while (!stop.await(1_000) && System.nanoTime() < end) {
+            context.out().println(progress.line(System.nanoTime()));
+            context.out().flush();
         }
     }
 

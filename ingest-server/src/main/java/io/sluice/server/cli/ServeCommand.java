@@ -1,6 +1,6 @@
 package io.sluice.server.cli;
 
-import io.sluice.server.KafkaIngestStarter;
+import io.sluice.server.Ingest;
 import io.sluice.server.SluiceServer;
 import io.sluice.server.StopSignal;
 import io.sluice.server.config.BrokerCheck;
@@ -46,10 +46,14 @@ final class ServeCommand implements Callable<Integer> {
             context.error(e.getMessage());
             return ExitCodes.CONFIG;
         }
+        Ingest.Starter ingest = IngestStarters.kafka(config, context);
+        if (ingest == null) {
+            return ExitCodes.CONFIG;
+        }
         StopSignal stop = context.stopSignal().get();
         SluiceServer server;
         try {
-            server = SluiceServer.start(config, new KafkaIngestStarter(config));
+            server = SluiceServer.start(config, ingest);
         } catch (IOException e) {
             context.error("cannot start: " + e.getMessage());
             return ExitCodes.FAILURE;

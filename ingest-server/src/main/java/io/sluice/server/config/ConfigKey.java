@@ -32,13 +32,13 @@ public enum ConfigKey {
     KAFKA_GROUP_INSTANCE_ID("kafka.group-instance-id", "", "none",
             "Static membership (`group.instance.id`): a restart within the session timeout keeps the partitions. "
                     + "Consumer thread `i` uses `<id>-<i>`."),
-    KAFKA_CONSUMER_THREADS("kafka.consumer-threads", "2", "Consumer threads, each its own KafkaConsumer in the group (1..256)."),
+    KAFKA_CONSUMER_THREADS("kafka.consumer-threads", "1", "Consumer threads, each its own KafkaConsumer in the group (1..256)."),
     KAFKA_TOPICS("kafka.topics", null, "required",
             "Topics to consume and the payload format of each: `topic=format[,topic=format...]` "
                     + "(YAML: a map). Formats: `prometheus-remote-write`, `sluice`."),
     KAFKA_DEAD_LETTER_TOPIC("kafka.dead-letter-topic", "", "none",
             "Where records that cannot be decoded are produced, with the error and source coordinates in headers."),
-    KAFKA_COMMIT_INTERVAL("kafka.commit-interval", "100ms",
+    KAFKA_COMMIT_INTERVAL("kafka.commit-interval", "1s",
             "How often offsets that every shard holds durably are committed to Kafka. After a crash, another "
                     + "instance may store again what was consumed since the last commit."),
     KAFKA_POLL_TIMEOUT("kafka.poll-timeout", "100ms", "Longest wait of one poll of a consumer thread."),

@@ -15,7 +15,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 final class KafkaProperties {
     static final String PREFIX = "kafka.";
     private static final Set<String> KNOWN = new TreeSet<>();
-    private static final Map<String, String> MANAGED = Map.of(
+    private static final Map<String, String> MANAGED = Map.of( // as IngestConfig refuses them
             "bootstrap.servers", "use kafka.bootstrap-servers",
             "group.id", "use kafka.group-id",
             "group.instance.id", "use kafka.group-instance-id",
@@ -23,7 +23,9 @@ final class KafkaProperties {
             "key.deserializer", "Sluice reads record values as bytes",
             "value.deserializer", "Sluice reads record values as bytes",
             "key.serializer", "Sluice writes dead letters as bytes",
-            "value.serializer", "Sluice writes dead letters as bytes");
+            "value.serializer", "Sluice writes dead letters as bytes",
+            "partition.assignment.strategy", "Sluice uses cooperative-sticky assignment",
+            "group.protocol", "Sluice uses the classic group protocol with cooperative-sticky assignment");
 
     static {
         KNOWN.addAll(ConsumerConfig.configNames());
@@ -43,7 +45,8 @@ final class KafkaProperties {
         }
         if (!KNOWN.contains(property)) {
             throw new ConfigException("unknown key '" + setting.key() + "' (" + setting.source()
-                    + "): neither a Sluice key nor a Kafka client property" + Suggestions.didYouMean(setting.key(), ConfigKey::key));
+                    + "): neither a Sluice key nor a Kafka client property"
+                    + Suggestions.didYouMean(property, KNOWN));
         }
         return property;
     }

@@ -1,5 +1,7 @@
 package io.sluice.server.config;
 
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.function.Function;
 
 /** "Did you mean" for unknown keys: the closest known key within a small edit distance. */
@@ -9,10 +11,14 @@ final class Suggestions {
 
     /** {@code "; did you mean 'http.port'?"} or "" when nothing is close. */
     static String didYouMean(String unknown, Function<ConfigKey, String> spelling) {
+        return didYouMean(unknown, Arrays.stream(ConfigKey.values()).map(spelling).toList());
+    }
+
+    /** {@code "; did you mean 'x'?"} for the closest of {@code candidates}, or "". */
+    static String didYouMean(String unknown, Collection<String> candidates) {
         String best = null;
         int bestDistance = Math.max(2, unknown.length() / 4) + 1;
-        for (ConfigKey key : ConfigKey.values()) {
-            String candidate = spelling.apply(key);
+        for (String candidate : candidates) {
             int d = distance(unknown, candidate);
             if (d < bestDistance) {
                 bestDistance = d;

@@ -22,7 +22,8 @@ import java.util.function.ToLongFunction;
 
 /**
  * Exports the head: every shard's counters, gauges and WAL figures, tagged {@code shard="i"} (sum
- * them in PromQL; {@link HeadTotals} sums them in-process), and off-heap bytes by purpose.
+ * them in PromQL; {@link HeadTotals} sums them in-process), the samples the head rejected summed over
+ * shards by reason (see {@link ShardCounterMeters}), and off-heap bytes by purpose.
  *
  * <p>Every meter is a function over a counter another thread publishes (ShardStats, WalMetrics,
  * MemoryAccounting; all safe to read from any thread): a scrape reads, it never touches shard
@@ -45,6 +46,7 @@ public final class HeadMetrics implements MeterBinder {
             bindGauges(registry, shard, tags);
             bindWal(registry, shard, tags);
         }
+        bindSummedCounters(registry);
         MemoryAccounting accounting = head.accounting();
         for (MemoryTag tag : MemoryTag.values()) {
             Gauge.builder("sluice.offheap", accounting, a -> a.bytes(tag)).strongReference(true)
@@ -58,8 +60,23 @@ public final class HeadMetrics implements MeterBinder {
         for (Map.Entry<ShardStats.Counter, ShardCounterMeters.Meter> e : ShardCounterMeters.METERS.entrySet()) {
             ShardStats.Counter counter = e.getKey();
             ShardCounterMeters.Meter meter = e.getValue();
+            if (!meter.perShard()) {
+                continue;
+            }
             FunctionCounter.builder(meter.name(), stats, s -> s.get(counter))
                     .tags(tags.and(meter.tags())).description(meter.description()).register(registry);
+        }
+    }
+
+    private void bindSummedCounters(MeterRegistry registry) {
+        for (Map.Entry<ShardStats.Counter, ShardCounterMeters.Meter> e : ShardCounterMeters.METERS.entrySet()) {
+            ShardStats.Counter counter = e.getKey();
+            ShardCounterMeters.Meter meter = e.getValue();
+            if (meter.perShard()) {
+                continue;
+            }
+            FunctionCounter.builder(meter.name(), head, h -> HeadTotals.sum(h, counter))
+                    .tags(meter.tags()).description(meter.description()).register(registry);
         }
     }
 

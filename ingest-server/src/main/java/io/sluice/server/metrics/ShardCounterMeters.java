@@ -8,13 +8,16 @@ import java.util.Set;
 
 /**
  * Which Prometheus counter each {@link Counter} of a shard becomes: the Micrometer name (exported
- * with {@code _total}) and the tags besides {@code shard}. Counters the WAL's own metrics already
+ * with {@code _total}), its tags, and whether it is per shard (tag {@code shard}) or summed over
+ * shards. {@code sluice_samples_rejected_total} is summed: the consumers count their own rejections
+ * (bad labels, ...) under the same name with a {@code reason} tag only, and Prometheus needs one
+ * tag set per name. Counters the WAL's own metrics already
  * export are listed in {@link #COVERED_ELSEWHERE}; a test checks every counter is one or the other,
  * so a counter added to ShardStats cannot go unexported unnoticed.
  */
 final class ShardCounterMeters {
     /** A counter's metric: {@code name} in Micrometer's dotted form, extra {@code tags}, and its help text. */
-    record Meter(String name, Tags tags, String description) {
+    record Meter(String name, Tags tags, boolean perShard, String description) {
     }
 
     /** WAL_SYNCS counts published durable points; sluice_wal_syncs_total (WalMetrics) counts the fsyncs themselves. */
@@ -26,11 +29,11 @@ final class ShardCounterMeters {
         put(Counter.SAMPLES_APPENDED, "sluice.samples.appended", Tags.empty(), "Samples appended to the head and its WAL");
         put(Counter.SAMPLES_DUPLICATE, "sluice.samples.duplicate", Tags.empty(),
                 "Samples equal to their series' last sample (same timestamp and value), ignored as Prometheus does");
-        put(Counter.SAMPLES_OUT_OF_ORDER, "sluice.samples.rejected", Tags.of("reason", "out_of_order"),
+        summed(Counter.SAMPLES_OUT_OF_ORDER, "sluice.samples.rejected", Tags.of("reason", "out_of_order"),
                 "Samples the head rejected, by reason");
-        put(Counter.SAMPLES_DUPLICATE_TIMESTAMP, "sluice.samples.rejected", Tags.of("reason", "duplicate_timestamp"),
+        summed(Counter.SAMPLES_DUPLICATE_TIMESTAMP, "sluice.samples.rejected", Tags.of("reason", "duplicate_timestamp"),
                 "Samples the head rejected, by reason");
-        put(Counter.SAMPLES_SERIES_LIMIT, "sluice.samples.rejected", Tags.of("reason", "series_limit"),
+        summed(Counter.SAMPLES_SERIES_LIMIT, "sluice.samples.rejected", Tags.of("reason", "series_limit"),
                 "Samples the head rejected, by reason");
         put(Counter.SAMPLES_ALREADY_APPLIED, "sluice.samples.already.applied", Tags.empty(),
                 "Samples of re-delivered Kafka records at or below the shard's watermark, skipped (exactly-once)");
@@ -50,6 +53,10 @@ final class ShardCounterMeters {
     }
 
     private static void put(Counter counter, String name, Tags tags, String description) {
-        METERS.put(counter, new Meter(name, tags, description));
+        METERS.put(counter, new Meter(name, tags, true, description));
+    }
+
+    private static void summed(Counter counter, String name, Tags tags, String description) {
+        METERS.put(counter, new Meter(name, tags, false, description));
     }
 }
