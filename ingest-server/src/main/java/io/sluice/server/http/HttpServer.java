@@ -9,6 +9,8 @@ import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
@@ -16,6 +18,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
@@ -39,11 +42,14 @@ public final class HttpServer implements AutoCloseable {
     private final EventLoopGroup group;
     private final ExecutorService blockingExecutor;
     private final Channel channel;
+    /** Open connections, closed on {@link #close()} so a kept-alive client sees the stop at once. */
+    private final ChannelGroup connections;
 
-    private HttpServer(EventLoopGroup group, ExecutorService blockingExecutor, Channel channel) {
+    private HttpServer(EventLoopGroup group, ExecutorService blockingExecutor, Channel channel, ChannelGroup connections) {
         this.group = group;
         this.blockingExecutor = blockingExecutor;
         this.channel = channel;
+        this.connections = connections;
     }
 
     /**
@@ -58,6 +64,7 @@ public final class HttpServer implements AutoCloseable {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, daemonThreads("sluice-http"), io);
         ExecutorService blocking = Executors.newFixedThreadPool(BLOCKING_THREADS, daemonThreads("sluice-http-worker"));
         RouterHandler handler = new RouterHandler(router, blocking);
+        ChannelGroup connections = new DefaultChannelGroup("sluice-http", GlobalEventExecutor.INSTANCE);
         try {
             Channel channel = new ServerBootstrap()
                     .group(group)
@@ -66,11 +73,12 @@ public final class HttpServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
+                            connections.add(ch);
                             ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_REQUEST_BYTES), handler);
                         }
                     })
                     .bind(host, port).sync().channel();
-            HttpServer server = new HttpServer(group, blocking, channel);
+            HttpServer server = new HttpServer(group, blocking, channel, connections);
             LOG.info("HTTP listening on {} ({})", server.address(), epoll ? "epoll" : "nio");
             return server;
         } catch (Exception e) { // bind() rethrows checked socket exceptions undeclared
@@ -91,6 +99,7 @@ public final class HttpServer implements AutoCloseable {
     @Override
     public void close() {
         channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         shutdown(group, blockingExecutor);
     }
 

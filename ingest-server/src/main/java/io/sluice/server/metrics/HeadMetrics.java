@@ -98,8 +98,8 @@ public final class HeadMetrics implements MeterBinder {
         walCounter(registry, "sluice.wal.syncs", shard, WalMetrics::syncs, tags, "WAL syncs that forced data to disk");
         walCounter(registry, "sluice.wal.corruptions", shard, WalMetrics::corruptionsFound, tags,
                 "WAL damage found (at open and by readers); what was cut is consumed again from Kafka");
-        walCounter(registry, "sluice.wal.segments.created", shard, WalMetrics::segmentsCreated, tags, "WAL segments created");
-        walCounter(registry, "sluice.wal.segments.deleted", shard, WalMetrics::segmentsDeleted, tags, "WAL segments deleted");
+        walCounter(registry, "sluice.wal.segment.creations", shard, WalMetrics::segmentsCreated, tags, "WAL segments created");
+        walCounter(registry, "sluice.wal.segment.deletions", shard, WalMetrics::segmentsDeleted, tags, "WAL segments deleted");
         FunctionTimer.builder("sluice.wal.fsync", shard, s -> wal(s, WalMetrics::syncs),
                         s -> wal(s, WalMetrics::syncNanosTotal), TimeUnit.NANOSECONDS)
                 .tags(tags).description("Time spent forcing the WAL to disk").register(registry);

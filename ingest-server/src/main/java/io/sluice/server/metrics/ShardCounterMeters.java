@@ -37,7 +37,9 @@ final class ShardCounterMeters {
                 "Samples the head rejected, by reason");
         put(Counter.SAMPLES_ALREADY_APPLIED, "sluice.samples.already.applied", Tags.empty(),
                 "Samples of re-delivered Kafka records at or below the shard's watermark, skipped (exactly-once)");
-        put(Counter.SERIES_CREATED, "sluice.series.created", Tags.empty(), "Series created");
+        // Not "sluice.series.created": the Prometheus client reserves the _created suffix (OpenMetrics
+        // creation timestamps) and would export sluice_series_total.
+        put(Counter.SERIES_CREATED, "sluice.series.creations", Tags.empty(), "Series created");
         put(Counter.SERIES_REJECTED_LIMIT, "sluice.series.rejected", Tags.of("reason", "series_limit"),
                 "New series rejected, by reason");
         put(Counter.BATCHES_APPLIED, "sluice.batches.applied", Tags.empty(), "Batches a shard applied");
