@@ -96,6 +96,24 @@ public enum ConfigKey {
         return EnvironmentSettings.PREFIX + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
     }
 
+    /**
+     * The configuration table of README.md, generated from this enum (a test checks the README
+     * holds exactly this between its {@code config-table} markers).
+     */
+    public static String markdownTable() {
+        StringBuilder table = new StringBuilder("| key | default | environment | meaning |\n|---|---|---|---|\n");
+        for (ConfigKey k : values()) {
+            boolean literal = k.defaultValue != null && !k.defaultValue.isEmpty(); // else "required", "none", ...
+            table.append("| `").append(k.key).append("` | ")
+                    .append(literal ? "`" + k.documentedDefault + "`" : k.documentedDefault)
+                    .append(" | `").append(k.environmentVariable()).append("` | ").append(k.meaning).append(" |\n");
+        }
+        table.append("| `kafka.<property>` | | `SLUICE_KAFKA_<PROPERTY>` | Any Kafka consumer, producer or admin client "
+                + "property, passed verbatim (e.g. `kafka.security.protocol`, `kafka.sasl.mechanism`, "
+                + "`kafka.fetch.max.bytes`); `_` in the variable name stands for `.`. |\n");
+        return table.toString();
+    }
+
     /** The key named {@code name}, or null. */
     public static ConfigKey byName(String name) {
         for (ConfigKey k : values()) {
