@@ -95,8 +95,6 @@ public final class SluiceServer implements AutoCloseable {
         } catch (Exception e) {
             throw new IOException("ingestion failed to start: " + e.getMessage(), e);
         }
-        LOG.info("ingesting {} from {} as group {}", config.kafka().formatByTopic(), config.kafka().bootstrapServers(),
-                config.kafka().groupId());
     }
 
     /** Null when ready (WALs replayed, shards writing, partitions assigned), else why not. Any thread. */

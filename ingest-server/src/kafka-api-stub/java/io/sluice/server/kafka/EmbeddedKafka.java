@@ -7,7 +7,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     private EmbeddedKafka() {
     }
 
-    public static EmbeddedKafka start(Path dir) {
+    public static EmbeddedKafka start(Path dir) throws java.io.IOException {
         throw new UnsupportedOperationException("built without io.sluice.server.kafka (kafka-api-stub)");
     }
 

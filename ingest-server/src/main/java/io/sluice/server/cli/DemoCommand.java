@@ -127,9 +127,17 @@ final class DemoCommand implements Callable<Integer> {
                 "wal.segment-size", "32MiB");
     }
 
+    /**
+     * The generator: paced at --rate, with scrapes spaced so that sample timestamps follow the wall
+     * clock (series / rate seconds apart), as a fleet of node exporters scraped that often would.
+     * Without --duration it runs for a day's worth of samples or until the demo stops.
+     */
     private Thread startGenerator(String bootstrapServers) {
-        long samples = duration == null ? Long.MAX_VALUE : Math.max(1, (long) (rate * duration.toMillis() / 1000.0));
-        LoadgenConfig config = new LoadgenConfig(bootstrapServers, TOPIC, format, series, samples, rate);
+        long seconds = duration == null ? 86_400 : Math.max(1, duration.toSeconds() + 1);
+        long samples = Math.max(series, (long) (rate * seconds));
+        long scrapeIntervalMs = Math.max(1, Math.round(1000.0 * series / rate));
+        LoadgenConfig config = LoadgenConfig.of(bootstrapServers, TOPIC, format, series, samples).withRate(rate)
+                .withTime(System.currentTimeMillis(), scrapeIntervalMs);
         return Thread.ofPlatform().name("sluice-demo-generator").daemon().start(() -> {
             try {
                 Loadgen.run(config);

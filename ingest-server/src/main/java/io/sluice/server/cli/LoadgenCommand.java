@@ -41,12 +41,21 @@ final class LoadgenCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (series < 1 || samples < 1 || rate < 0) {
-            context.error("loadgen: --series and --samples must be positive and --rate not negative");
+        LoadgenConfig config;
+        try {
+            config = LoadgenConfig.of(bootstrapServers, topic, format, series, samples).withRate(rate);
+        } catch (IllegalArgumentException e) {
+            context.error("loadgen: " + e.getMessage());
             return ExitCodes.CONFIG;
         }
-        LoadgenResult result = Loadgen.run(new LoadgenConfig(bootstrapServers, topic, format, series, samples, rate));
-        context.out().println("loadgen: " + result);
+        LoadgenResult result;
+        try {
+            result = Loadgen.run(config);
+        } catch (IllegalStateException e) { // the broker refused records, or the run was interrupted
+            context.error("loadgen: " + e.getMessage());
+            return ExitCodes.FAILURE;
+        }
+        context.out().println("loadgen: " + result.summary());
         context.out().flush();
         return ExitCodes.OK;
     }

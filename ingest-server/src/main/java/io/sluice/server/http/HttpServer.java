@@ -79,7 +79,8 @@ public final class HttpServer implements AutoCloseable {
                     })
                     .bind(host, port).sync().channel();
             HttpServer server = new HttpServer(group, blocking, channel, connections);
-            LOG.info("HTTP listening on {} ({})", server.address(), epoll ? "epoll" : "nio");
+            LOG.info("HTTP listening on {}:{} ({})", server.address().getHostString(), server.address().getPort(),
+                    epoll ? "epoll" : "nio");
             return server;
         } catch (Exception e) { // bind() rethrows checked socket exceptions undeclared
             shutdown(group, blocking);
