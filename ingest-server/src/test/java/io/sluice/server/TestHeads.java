@@ -8,6 +8,7 @@ import io.sluice.core.labels.LabelLimits;
 import io.sluice.core.labels.LabelsBuilder;
 import io.sluice.core.labels.LabelsStatus;
 import java.nio.file.Path;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -65,15 +66,14 @@ public final class TestHeads {
         }, "durable watermark of " + topic + "/" + partition + " to reach " + offset);
     }
 
-    /** Polls {@code condition} until true; fails after 30 s (a deadline, not a timing assertion). */
+    /** Polls {@code condition} every millisecond until true; fails after 60 s (a deadline, not a timing assertion). */
     public static void await(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + 30_000_000_000L;
+        long deadline = System.nanoTime() + 60_000_000_000L;
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("timed out waiting for " + what);
             }
-            Thread.onSpinWait();
-            Thread.yield();
+            LockSupport.parkNanos(1_000_000);
         }
     }
 
