@@ -1,5 +1,8 @@
 package io.sluice.server;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.head.Head;
+
 /**
  * What the server needs of a running ingestion (Kafka consumers in production): whether it has
  * partitions, and an orderly stop. {@link #close()} stops fetching, hands every shard what it has
@@ -15,6 +18,6 @@ public interface Ingest extends AutoCloseable {
     /** Starts ingestion into a replayed head; metrics go to {@code registry}. */
     @FunctionalInterface
     interface Starter {
-        Ingest start(io.sluice.core.head.Head head, io.micrometer.core.instrument.MeterRegistry registry) throws Exception;
+        Ingest start(Head head, MeterRegistry registry) throws Exception;
     }
 }

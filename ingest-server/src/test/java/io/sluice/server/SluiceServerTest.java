@@ -3,6 +3,8 @@ package io.sluice.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.head.Head;
 import io.sluice.server.config.ConfigException;
 import io.sluice.server.config.ConfigLoader;
 import io.sluice.server.config.SluiceConfig;
@@ -38,14 +40,14 @@ class SluiceServerTest {
         final AtomicBoolean assigned = new AtomicBoolean();
         final List<String> events = new ArrayList<>();
         private final int records;
-        private io.sluice.core.head.Head head;
+        private Head head;
 
         FeedingIngest(int records) {
             this.records = records;
         }
 
         @Override
-        public Ingest start(io.sluice.core.head.Head head, io.micrometer.core.instrument.MeterRegistry registry) {
+        public Ingest start(Head head, MeterRegistry registry) {
             this.head = head;
             events.add("started, head ready=" + head.isReady());
             for (long offset = 0; offset < records; offset++) {

@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
 
 /** {@code sluice loadgen}: produces realistic node-exporter-like metrics to any broker. */
 @Command(name = "loadgen", mixinStandardHelpOptions = true,
@@ -64,7 +65,11 @@ final class LoadgenCommand implements Callable<Integer> {
     static final class FormatConverter implements ITypeConverter<PayloadFormat> {
         @Override
         public PayloadFormat convert(String value) {
-            return PayloadFormat.fromConfigName(value);
+            try {
+                return PayloadFormat.fromConfigName(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
         }
     }
 }

@@ -1,25 +1,13 @@
 package io.sluice.server.cli;
 
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /** {@code sluice}: the top command; it only holds the subcommands. */
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceCommand.Version.class,
         description = "Ingests metric samples from Kafka into an in-memory head of XOR chunks in front of a WAL.",
         synopsisSubcommandLabel = "(serve | demo | loadgen | wal)")
-public final class SluiceCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public Integer call() {
-        spec.commandLine().usage(spec.commandLine().getErr());
-        return ExitCodes.CONFIG;
-    }
-
+public final class SluiceCommand extends GroupCommand {
     /** The command line with every subcommand, its output and error streams set from {@code context}. */
     public static CommandLine commandLine(CliContext context) {
         CommandLine wal = new CommandLine(new WalCommand())

@@ -82,6 +82,19 @@ class ServeCommandErrorsTest {
     }
 
     @Test
+    void aGroupWithoutItsSubcommandOrMissingOptionsPrintUsage() {
+        CliRun wal = CliRun.run("wal");
+        assertThat(wal.exitCode()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(wal.err()).contains("Usage: sluice wal").contains("inspect");
+        CliRun loadgen = CliRun.run("loadgen", "--topic=t");
+        assertThat(loadgen.exitCode()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(loadgen.err()).startsWith("Missing required options: '--bootstrap-servers=H:P'");
+        CliRun format = CliRun.run("loadgen", "--bootstrap-servers=h:1", "--topic=t", "--format=csv", "--series=1", "--samples=1");
+        assertThat(format.exitCode()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(format.err()).startsWith("Invalid value for option '--format': unknown payload format 'csv'");
+    }
+
+    @Test
     void helpEverywhere() {
         for (String[] args : new String[][] {{"--help"}, {"serve", "--help"}, {"demo", "--help"}, {"loadgen", "--help"},
                 {"wal", "--help"}, {"wal", "inspect", "--help"}}) {
