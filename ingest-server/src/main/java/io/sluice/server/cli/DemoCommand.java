@@ -101,7 +101,14 @@ final class DemoCommand implements Callable<Integer> {
             if (ingest == null) {
                 return ExitCodes.CONFIG;
             }
-            try (SluiceServer server = SluiceServer.start(config, ingest)) {
+            SluiceServer server;
+            try {
+                server = SluiceServer.start(config, ingest);
+            } catch (IOException e) { // e.g. the port is taken: say so in one line
+                context.error("demo: cannot start: " + e.getMessage() + " (--http.port=0 picks a free port)");
+                return ExitCodes.FAILURE;
+            }
+            try (server) {
                 Thread generator = startGenerator(kafka.bootstrapServers());
                 try {
                     report(server, stop);
