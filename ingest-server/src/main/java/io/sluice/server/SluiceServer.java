@@ -1,0 +1,169 @@
+package io.sluice.server;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sluice.core.head.Head;
+import io.sluice.core.head.StreamRegistry;
+import io.sluice.core.memory.MemoryAccounting;
+import io.sluice.server.config.SluiceConfig;
+import io.sluice.server.http.HealthRoutes;
+import io.sluice.server.http.HttpServer;
+import io.sluice.server.http.MetricsRoute;
+import io.sluice.server.http.Router;
+import io.sluice.server.metrics.HeadMetrics;
+import io.sluice.server.metrics.ProcessMetrics;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The service: the head (shards and WALs), the HTTP server and ingestion, started and stopped in
+ * order.
+ *
+ * <p>Start: metrics and HTTP first, so a scrape can watch the WAL replay and {@code /-/ready} says
+ * "replaying"; then the head (returns once every shard has replayed its WAL); then ingestion,
+ * which seeks partitions from the replayed watermarks. Stop ({@link #close()}, from the thread that
+ * got SIGTERM/SIGINT or a shutdown hook): ingestion first (stop polling, hand over what was polled,
+ * commit), then the head (drain the queues, sync the WALs), then HTTP and the registry.
+ *
+ * <p>Thread-safety: {@code start} on one thread; {@link #close()} is idempotent and may come from
+ * any thread; the readiness and address accessors are for any thread.
+ */
+public final class SluiceServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SluiceServer.class);
+
+    private final SluiceConfig config;
+    private final ProcessMetrics metrics;
+    private final Head head;
+    private final HttpServer http;
+    private volatile Ingest ingest;      // set once by start, read by readiness checks (HTTP thread)
+    private volatile boolean stopping;
+    private boolean closed;              // guarded by this
+
+    private SluiceServer(SluiceConfig config, ProcessMetrics metrics, Head head, HttpServer http) {
+        this.config = config;
+        this.metrics = metrics;
+        this.head = head;
+        this.http = http;
+    }
+
+    /**
+     * Starts everything and returns once ingestion runs.
+     *
+     * @throws IOException if the HTTP port cannot be bound or a WAL cannot be opened (another process
+     *                     holds the data directory); nothing is left running
+     */
+    public static SluiceServer start(SluiceConfig config, Ingest.Starter ingestStarter) throws IOException {
+        ProcessMetrics metrics = new ProcessMetrics();
+        Head head = new Head(config.head(), new StreamRegistry(), new MemoryAccounting());
+        new HeadMetrics(head).bindTo(metrics.registry());
+        SluiceServer[] self = new SluiceServer[1];
+        Router router = new Router();
+        MetricsRoute.addTo(router, metrics.registry());
+        HealthRoutes.addTo(router, () -> self[0] == null ? "starting" : self[0].notReadyReason());
+        HttpServer http;
+        try {
+            http = HttpServer.start(config.httpHost(), config.httpPort(), router);
+        } catch (IOException e) {
+            metrics.close();
+            throw e;
+        }
+        SluiceServer server = new SluiceServer(config, metrics, head, http);
+        self[0] = server;
+        try {
+            server.startHead();
+            server.startIngest(ingestStarter);
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
+        return server;
+    }
+
+    private void startHead() throws IOException {
+        long t0 = System.nanoTime();
+        LOG.info("replaying the WALs of {} shard(s) in {}", config.head().shards(), config.dataDir().toAbsolutePath());
+        head.start();
+        LOG.info("replayed in {} ms: {} series", (System.nanoTime() - t0) / 1_000_000, head.seriesCount());
+    }
+
+    private void startIngest(Ingest.Starter starter) throws IOException {
+        try {
+            ingest = starter.start(head, metrics.registry());
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("ingestion failed to start: " + e.getMessage(), e);
+        }
+    }
+
+    /** Null when ready (WALs replayed, shards writing, partitions assigned), else why not. Any thread. */
+    public String notReadyReason() {
+        if (stopping) {
+            return "stopping";
+        }
+        for (int i = 0; i < head.shardCount(); i++) {
+            String walError = head.shard(i).walError();
+            if (walError != null) {
+                return walError;
+            }
+        }
+        if (!head.isReady()) {
+            return "replaying the write-ahead logs";
+        }
+        Ingest current = ingest;
+        if (current == null) {
+            return "starting the Kafka consumers";
+        }
+        return current.hasAssignment() ? null : "no Kafka partitions assigned yet";
+    }
+
+    public boolean isReady() {
+        return notReadyReason() == null;
+    }
+
+    /** Where HTTP listens. */
+    public InetSocketAddress httpAddress() {
+        return http.address();
+    }
+
+    public Head head() {
+        return head;
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return metrics.registry();
+    }
+
+    public SluiceConfig config() {
+        return config;
+    }
+
+    /** Stops ingestion (commit), then the head (drain, sync), then HTTP. Idempotent; any thread. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        stopping = true;
+        long t0 = System.nanoTime();
+        Ingest current = ingest;
+        if (current != null) {
+            closeQuietly("ingestion", current);
+        }
+        closeQuietly("head", head);
+        closeQuietly("HTTP server", http);
+        closeQuietly("metrics", metrics);
+        LOG.info("stopped in {} ms", (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /** A failure to stop one part must not keep the others running; it is logged with its stack trace. */
+    private static void closeQuietly(String what, AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            LOG.error("stopping the {} failed", what, e);
+        }
+    }
+}

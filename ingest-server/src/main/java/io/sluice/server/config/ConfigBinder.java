@@ -1,0 +1,196 @@
+package io.sluice.server.config;
+
+import io.sluice.core.head.HeadOptions;
+import io.sluice.core.labels.CanonicalLabels;
+import io.sluice.core.labels.LabelLimits;
+import io.sluice.server.format.DecoderLimits;
+import io.sluice.server.format.PayloadFormat;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Turns resolved settings (one per key, last source wins) into a {@link SluiceConfig}, parsing and
+ * range-checking every value. The first problem found is thrown as one line naming the key, the
+ * value and its source.
+ */
+final class ConfigBinder {
+    /** Kafka's own rule for topic names. */
+    private static final Pattern TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
+    private static final long WAL_SEGMENT_MIN_BYTES = 64 << 10;
+    private static final long WAL_SEGMENT_MAX_BYTES = 1 << 30;
+
+    private final Map<ConfigKey, Setting> settings;
+    private final Map<String, String> kafkaProperties;
+
+    ConfigBinder(Map<ConfigKey, Setting> settings, Map<String, String> kafkaProperties) {
+        this.settings = new EnumMap<>(settings);
+        this.kafkaProperties = kafkaProperties;
+    }
+
+    SluiceConfig bind() throws ConfigException {
+        Path dataDir = path(ConfigKey.DATA_DIR);
+        HeadOptions head = new HeadOptions(dataDir,
+                integer(ConfigKey.HEAD_SHARDS, 1, 1024, Runtime.getRuntime().availableProcessors()),
+                walSegmentBytes(),
+                durationMs(ConfigKey.WAL_SYNC_INTERVAL, 0, 3_600_000),
+                integer(ConfigKey.QUEUE_BATCHES, 2, 65_536, 0),
+                (int) bytes(ConfigKey.QUEUE_BATCH_BYTES, 1 << 10, 1 << 30),
+                integer(ConfigKey.HEAD_MAX_SERIES_PER_SHARD, 1, Integer.MAX_VALUE, 0),
+                HeadOptions.defaults(dataDir).chunkRangeMs());
+        DecoderLimits decoderLimits = new DecoderLimits(
+                (int) bytes(ConfigKey.LIMITS_RECORD_BYTES, 1, Integer.MAX_VALUE),
+                (int) bytes(ConfigKey.LIMITS_UNCOMPRESSED_BYTES, 1, Integer.MAX_VALUE));
+        LabelLimits labelLimits = new LabelLimits(
+                integer(ConfigKey.LIMITS_LABELS_PER_SERIES, 1, CanonicalLabels.MAX_LABELS, 0),
+                (int) bytes(ConfigKey.LIMITS_LABEL_NAME_BYTES, 1, CanonicalLabels.MAX_NAME_BYTES),
+                (int) bytes(ConfigKey.LIMITS_LABEL_VALUE_BYTES, 1, CanonicalLabels.MAX_VALUE_BYTES),
+                bool(ConfigKey.LIMITS_REQUIRE_METRIC_NAME));
+        return new SluiceConfig(dataDir, host(), integer(ConfigKey.HTTP_PORT, 0, 65_535, 0), head, kafka(),
+                decoderLimits, labelLimits);
+    }
+
+    private KafkaSettings kafka() throws ConfigException {
+        return new KafkaSettings(
+                bootstrapServers(),
+                text(ConfigKey.KAFKA_GROUP_ID),
+                optional(ConfigKey.KAFKA_GROUP_INSTANCE_ID),
+                integer(ConfigKey.KAFKA_CONSUMER_THREADS, 1, 256, 0),
+                topics(),
+                kafkaProperties,
+                deadLetterTopic(),
+                durationMs(ConfigKey.KAFKA_COMMIT_INTERVAL, 1, 3_600_000),
+                durationMs(ConfigKey.KAFKA_POLL_TIMEOUT, 1, 60_000));
+    }
+
+    // ---------------------------------------------------------------- per-key rules
+
+    private long walSegmentBytes() throws ConfigException {
+        long bytes = bytes(ConfigKey.WAL_SEGMENT_SIZE, WAL_SEGMENT_MIN_BYTES, WAL_SEGMENT_MAX_BYTES);
+        if (bytes % 4096 != 0) {
+            throw ConfigException.badValue(settings.get(ConfigKey.WAL_SEGMENT_SIZE), "is not a multiple of 4KiB");
+        }
+        return bytes;
+    }
+
+    private String host() throws ConfigException {
+        String host = text(ConfigKey.HTTP_HOST);
+        if (host.isBlank() || host.chars().anyMatch(Character::isWhitespace)) {
+            throw ConfigException.badValue(settings.get(ConfigKey.HTTP_HOST), "is not a host name or address");
+        }
+        return host;
+    }
+
+    private String bootstrapServers() throws ConfigException {
+        String servers = text(ConfigKey.KAFKA_BOOTSTRAP_SERVERS);
+        for (String server : servers.split(",", -1)) {
+            String s = server.strip();
+            int colon = s.lastIndexOf(':');
+            Long port = colon > 0 ? ConfigValues.parseLong(s.substring(colon + 1)) : null;
+            if (port == null || port < 1 || port > 65_535) {
+                throw ConfigException.badValue(settings.get(ConfigKey.KAFKA_BOOTSTRAP_SERVERS),
+                        "is not a list of host:port (bad entry '" + s + "')");
+            }
+        }
+        return servers.replace(" ", "");
+    }
+
+    private Map<String, PayloadFormat> topics() throws ConfigException {
+        Setting setting = settings.get(ConfigKey.KAFKA_TOPICS);
+        Map<String, PayloadFormat> topics = new LinkedHashMap<>();
+        for (String entry : text(ConfigKey.KAFKA_TOPICS).split(",", -1)) {
+            int eq = entry.indexOf('=');
+            String topic = eq < 0 ? entry.strip() : entry.substring(0, eq).strip();
+            if (eq < 0 || !TOPIC.matcher(topic).matches()) {
+                throw ConfigException.badValue(setting, "is not a list of topic=format (bad entry '" + entry.strip() + "')");
+            }
+            try {
+                topics.put(topic, PayloadFormat.fromConfigName(entry.substring(eq + 1).strip()));
+            } catch (IllegalArgumentException e) {
+                throw ConfigException.badValue(setting, "names a bad format for topic " + topic + ": " + e.getMessage());
+            }
+        }
+        return topics;
+    }
+
+    private String deadLetterTopic() throws ConfigException {
+        String topic = optional(ConfigKey.KAFKA_DEAD_LETTER_TOPIC);
+        if (topic != null && !TOPIC.matcher(topic).matches()) {
+            throw ConfigException.badValue(settings.get(ConfigKey.KAFKA_DEAD_LETTER_TOPIC),
+                    "is not a valid Kafka topic name ([a-zA-Z0-9._-], 1..249 characters)");
+        }
+        return topic;
+    }
+
+    // ---------------------------------------------------------------- value kinds
+
+    /** The value of a required key (or one with a default); a missing required value is an error. */
+    private String text(ConfigKey key) throws ConfigException {
+        Setting setting = settings.get(key);
+        if (setting == null || setting.value().isBlank()) {
+            throw new ConfigException("missing required value: " + key.key() + " (set it in the configuration file, as --"
+                    + key.key() + "=... or as " + key.environmentVariable() + ")");
+        }
+        return setting.value().strip();
+    }
+
+    /** The value of an optional key, or null when unset. */
+    private String optional(ConfigKey key) {
+        Setting setting = settings.get(key);
+        return setting == null || setting.value().isBlank() ? null : setting.value().strip();
+    }
+
+    private Path path(ConfigKey key) throws ConfigException {
+        try {
+            return Path.of(text(key));
+        } catch (InvalidPathException e) {
+            throw ConfigException.badValue(settings.get(key), "is not a valid path: " + e.getReason());
+        }
+    }
+
+    /** An integer in [min, max]; {@code unsetDefault} when the key's default is "" and nothing set it. */
+    private int integer(ConfigKey key, int min, int max, int unsetDefault) throws ConfigException {
+        if (optional(key) == null && "".equals(key.defaultValue())) {
+            return unsetDefault;
+        }
+        Long value = ConfigValues.parseLong(text(key));
+        if (value == null || value < min || value > max) {
+            throw ConfigException.badValue(settings.get(key), "is not a whole number in " + min + ".." + max);
+        }
+        return value.intValue();
+    }
+
+    private long bytes(ConfigKey key, long min, long max) throws ConfigException {
+        Long value = ConfigValues.parseBytes(text(key));
+        if (value == null) {
+            throw ConfigException.badValue(settings.get(key), "is not a size (like 4096, 64KiB, 128MiB, 1GiB)");
+        }
+        if (value < min || value > max) {
+            throw ConfigException.badValue(settings.get(key), "is out of range " + ConfigValues.formatBytes(min) + ".."
+                    + ConfigValues.formatBytes(max));
+        }
+        return value;
+    }
+
+    private long durationMs(ConfigKey key, long minMs, long maxMs) throws ConfigException {
+        Long value = ConfigValues.parseDurationMs(text(key));
+        if (value == null) {
+            throw ConfigException.badValue(settings.get(key), "is not a duration (like 100ms, 5s, 2m, 1h)");
+        }
+        if (value < minMs || value > maxMs) {
+            throw ConfigException.badValue(settings.get(key), "is out of range " + minMs + "ms.." + maxMs + "ms");
+        }
+        return value;
+    }
+
+    private boolean bool(ConfigKey key) throws ConfigException {
+        Boolean value = ConfigValues.parseBoolean(text(key));
+        if (value == null) {
+            throw ConfigException.badValue(settings.get(key), "is not true or false");
+        }
+        return value;
+    }
+}

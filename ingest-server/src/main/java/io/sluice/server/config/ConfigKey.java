@@ -1,0 +1,126 @@
+package io.sluice.server.config;
+
+import java.util.Locale;
+
+/**
+ * Every configuration key of {@code sluice serve}, with its default and meaning. README.md's
+ * configuration table is this enum (a test keeps them equal). Besides these keys, any
+ * {@code kafka.<property>} is passed to the Kafka clients verbatim ({@link KafkaProperties}).
+ */
+public enum ConfigKey {
+    DATA_DIR("data.dir", "data", "Directory of the head: shard `i` keeps its write-ahead log in `shard-i/wal`."),
+    HTTP_HOST("http.host", "0.0.0.0", "Address the HTTP server (metrics, health) binds to."),
+    HTTP_PORT("http.port", "9095", "Port of the HTTP server; 0 picks a free one (logged at start)."),
+    HEAD_SHARDS("head.shards", "", "number of cores",
+            "Shards: worker threads, each the single writer of its series and its own WAL (1..1024)."),
+    HEAD_MAX_SERIES_PER_SHARD("head.max-series-per-shard", "2000000",
+            "Cardinality limit per shard; samples of new series beyond it are rejected and counted."),
+    WAL_SEGMENT_SIZE("wal.segment-size", "128MiB",
+            "Size of each preallocated WAL segment file: a multiple of 4KiB, 64KiB..1GiB."),
+    WAL_SYNC_INTERVAL("wal.sync-interval", "100ms",
+            "Group commit: each shard forces its WAL at most this often (and on shutdown); offsets are committed "
+                    + "to Kafka only after that."),
+    QUEUE_BATCHES("queue.batches", "8",
+            "Batches in flight per shard (2..65536). A shard whose batches are all in flight pauses the partitions "
+                    + "that feed it."),
+    QUEUE_BATCH_BYTES("queue.batch-bytes", "256KiB",
+            "Capacity of one batch (1KiB..1GiB). Memory between consumers and shards is at most "
+                    + "shards x queue.batches x queue.batch-bytes."),
+    KAFKA_BOOTSTRAP_SERVERS("kafka.bootstrap-servers", null, "required",
+            "Kafka brokers to start from, `host:port[,host:port...]`; checked at start."),
+    KAFKA_GROUP_ID("kafka.group-id", "sluice", "Consumer group of all Sluice instances that share the topics."),
+    KAFKA_GROUP_INSTANCE_ID("kafka.group-instance-id", "", "none",
+            "Static membership (`group.instance.id`): a restart within the session timeout keeps the partitions. "
+                    + "Consumer thread `i` uses `<id>-<i>`."),
+    KAFKA_CONSUMER_THREADS("kafka.consumer-threads", "1", "Consumer threads, each its own KafkaConsumer in the group (1..256)."),
+    KAFKA_TOPICS("kafka.topics", null, "required",
+            "Topics to consume and the payload format of each: `topic=format[,topic=format...]` "
+                    + "(YAML: a map). Formats: `prometheus-remote-write`, `sluice`."),
+    KAFKA_DEAD_LETTER_TOPIC("kafka.dead-letter-topic", "", "none",
+            "Where records that cannot be decoded are produced, with the error and source coordinates in headers."),
+    KAFKA_COMMIT_INTERVAL("kafka.commit-interval", "1s",
+            "How often offsets that every shard holds durably are committed to Kafka. After a crash, another "
+                    + "instance may store again what was consumed since the last commit."),
+    KAFKA_POLL_TIMEOUT("kafka.poll-timeout", "100ms", "Longest wait of one poll of a consumer thread."),
+    LIMITS_RECORD_BYTES("limits.record-bytes", "8MiB", "Largest Kafka record value accepted; larger ones are rejected (`too_large`)."),
+    LIMITS_UNCOMPRESSED_BYTES("limits.uncompressed-bytes", "32MiB",
+            "Largest uncompressed size of a compressed record (remote-write); also what a decompression buffer grows to."),
+    LIMITS_LABELS_PER_SERIES("limits.labels-per-series", "128", "Labels with non-empty values per series (1..256)."),
+    LIMITS_LABEL_NAME_BYTES("limits.label-name-bytes", "1KiB", "UTF-8 bytes of a label name (1..65535)."),
+    LIMITS_LABEL_VALUE_BYTES("limits.label-value-bytes", "16KiB", "UTF-8 bytes of a label value (1..65535)."),
+    LIMITS_REQUIRE_METRIC_NAME("limits.require-metric-name", "true", "Reject series without a `__name__` label.");
+
+    private final String key;
+    /** The default as text, parsed like any other value; "" = unset (optional); null = required. */
+    private final String defaultValue;
+    private final String documentedDefault;
+    private final String meaning;
+
+    ConfigKey(String key, String defaultValue, String meaning) {
+        this(key, defaultValue, defaultValue, meaning);
+    }
+
+    ConfigKey(String key, String defaultValue, String documentedDefault, String meaning) {
+        this.key = key;
+        this.defaultValue = defaultValue;
+        this.documentedDefault = documentedDefault;
+        this.meaning = meaning;
+    }
+
+    /** The dotted key, e.g. {@code http.port}. */
+    public String key() {
+        return key;
+    }
+
+    /** The default value as text, "" when the key is optional and unset by default, null when it is required. */
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    /** The default as the README shows it, e.g. {@code number of cores} or {@code required}. */
+    public String documentedDefault() {
+        return documentedDefault;
+    }
+
+    public String meaning() {
+        return meaning;
+    }
+
+    /** The environment variable that sets this key: {@code http.port} → {@code SLUICE_HTTP_PORT}. */
+    public String environmentVariable() {
+        return environmentVariable(key);
+    }
+
+    /** Upper case, with {@code .} and {@code -} turned into {@code _}, behind {@code SLUICE_}. */
+    static String environmentVariable(String key) {
+        return EnvironmentSettings.PREFIX + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+    }
+
+    /**
+     * The configuration table of README.md, generated from this enum (a test checks the README
+     * holds exactly this between its {@code config-table} markers).
+     */
+    public static String markdownTable() {
+        StringBuilder table = new StringBuilder("| key | default | environment | meaning |\n|---|---|---|---|\n");
+        for (ConfigKey k : values()) {
+            boolean literal = k.defaultValue != null && !k.defaultValue.isEmpty(); // else "required", "none", ...
+            table.append("| `").append(k.key).append("` | ")
+                    .append(literal ? "`" + k.documentedDefault + "`" : k.documentedDefault)
+                    .append(" | `").append(k.environmentVariable()).append("` | ").append(k.meaning).append(" |\n");
+        }
+        table.append("| `kafka.<property>` | | `SLUICE_KAFKA_<PROPERTY>` | Any Kafka consumer, producer or admin client "
+                + "property, passed verbatim (e.g. `kafka.security.protocol`, `kafka.sasl.mechanism`, "
+                + "`kafka.fetch.max.bytes`); `_` in the variable name stands for `.`. |\n");
+        return table.toString();
+    }
+
+    /** The key named {@code name}, or null. */
+    public static ConfigKey byName(String name) {
+        for (ConfigKey k : values()) {
+            if (k.key.equals(name)) {
+                return k;
+            }
+        }
+        return null;
+    }
+}

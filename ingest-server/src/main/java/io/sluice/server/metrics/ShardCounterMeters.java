@@ -1,0 +1,64 @@
+package io.sluice.server.metrics;
+
+import io.micrometer.core.instrument.Tags;
+import io.sluice.core.head.ShardStats.Counter;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Which Prometheus counter each {@link Counter} of a shard becomes: the Micrometer name (exported
+ * with {@code _total}), its tags, and whether it is per shard (tag {@code shard}) or summed over
+ * shards. {@code sluice_samples_rejected_total} is summed: the consumers count their own rejections
+ * (bad labels, ...) under the same name with a {@code reason} tag only, and Prometheus needs one
+ * tag set per name. Counters the WAL's own metrics already
+ * export are listed in {@link #COVERED_ELSEWHERE}; a test checks every counter is one or the other,
+ * so a counter added to ShardStats cannot go unexported unnoticed.
+ */
+final class ShardCounterMeters {
+    /** A counter's metric: {@code name} in Micrometer's dotted form, extra {@code tags}, and its help text. */
+    record Meter(String name, Tags tags, boolean perShard, String description) {
+    }
+
+    /** WAL_SYNCS counts published durable points; sluice_wal_syncs_total (WalMetrics) counts the fsyncs themselves. */
+    static final Set<Counter> COVERED_ELSEWHERE = Set.of(Counter.WAL_SYNCS);
+
+    static final Map<Counter, Meter> METERS = new EnumMap<>(Counter.class);
+
+    static {
+        put(Counter.SAMPLES_APPENDED, "sluice.samples.appended", Tags.empty(), "Samples appended to the head and its WAL");
+        put(Counter.SAMPLES_DUPLICATE, "sluice.samples.duplicate", Tags.empty(),
+                "Samples equal to their series' last sample (same timestamp and value), ignored as Prometheus does");
+        summed(Counter.SAMPLES_OUT_OF_ORDER, "sluice.samples.rejected", Tags.of("reason", "out_of_order"),
+                "Samples the head rejected, by reason");
+        summed(Counter.SAMPLES_DUPLICATE_TIMESTAMP, "sluice.samples.rejected", Tags.of("reason", "duplicate_timestamp"),
+                "Samples the head rejected, by reason");
+        summed(Counter.SAMPLES_SERIES_LIMIT, "sluice.samples.rejected", Tags.of("reason", "series_limit"),
+                "Samples the head rejected, by reason");
+        put(Counter.SAMPLES_ALREADY_APPLIED, "sluice.samples.already.applied", Tags.empty(),
+                "Samples of re-delivered Kafka records at or below the shard's watermark, skipped (exactly-once)");
+        // Not "sluice.series.created": the Prometheus client reserves the _created suffix (OpenMetrics
+        // creation timestamps) and would export sluice_series_total.
+        put(Counter.SERIES_CREATED, "sluice.series.creations", Tags.empty(), "Series created");
+        put(Counter.SERIES_REJECTED_LIMIT, "sluice.series.rejected", Tags.of("reason", "series_limit"),
+                "New series rejected, by reason");
+        put(Counter.BATCHES_APPLIED, "sluice.batches.applied", Tags.empty(), "Batches a shard applied");
+        put(Counter.REPLAYED_RECORDS, "sluice.replay.records", Tags.empty(), "WAL records replayed at start");
+        put(Counter.REPLAYED_SAMPLES, "sluice.replay.samples", Tags.empty(), "Samples replayed from the WAL at start");
+        put(Counter.REPLAY_MALFORMED_RECORDS, "sluice.replay.malformed.records", Tags.empty(),
+                "WAL records replay could not decode (their samples are consumed again from Kafka)");
+        put(Counter.CHUNKS_DROPPED, "sluice.chunks.dropped", Tags.empty(),
+                "Chunks dropped because a series' chunk list was full");
+    }
+
+    private ShardCounterMeters() {
+    }
+
+    private static void put(Counter counter, String name, Tags tags, String description) {
+        METERS.put(counter, new Meter(name, tags, true, description));
+    }
+
+    private static void summed(Counter counter, String name, Tags tags, String description) {
+        METERS.put(counter, new Meter(name, tags, false, description));
+    }
+}

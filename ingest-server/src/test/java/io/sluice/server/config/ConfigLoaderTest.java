@@ -1,0 +1,228 @@
+package io.sluice.server.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.server.format.PayloadFormat;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Loading: defaults, the precedence of file, environment and flags, and one readable line per error. */
+class ConfigLoaderTest {
+    private static final List<String> REQUIRED = List.of("--kafka.bootstrap-servers=localhost:9092", "--kafka.topics=m=sluice");
+
+    @TempDir
+    Path dir;
+
+    private Path yaml(String text) throws IOException {
+        Path file = dir.resolve("sluice.yaml");
+        Files.writeString(file, text);
+        return file;
+    }
+
+    @Test
+    void defaultsFillEverythingButTheRequiredKeys() throws ConfigException {
+        SluiceConfig config = ConfigLoader.load(null, Map.of(), REQUIRED);
+        assertThat(config.dataDir()).isEqualTo(Path.of("data"));
+        assertThat(config.httpHost()).isEqualTo("0.0.0.0");
+        assertThat(config.httpPort()).isEqualTo(9095);
+        assertThat(config.head().shards()).isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(config.head().walSegmentBytes()).isEqualTo(128L << 20);
+        assertThat(config.head().walSyncIntervalMs()).isEqualTo(100);
+        assertThat(config.head().queueBatches()).isEqualTo(8);
+        assertThat(config.head().batchBytes()).isEqualTo(256 << 10);
+        assertThat(config.head().maxSeriesPerShard()).isEqualTo(2_000_000);
+        assertThat(config.kafka().groupId()).isEqualTo("sluice");
+        assertThat(config.kafka().groupInstanceId()).isNull();
+        assertThat(config.kafka().deadLetterTopic()).isNull();
+        assertThat(config.kafka().consumerThreads()).isEqualTo(1);
+        assertThat(config.kafka().commitIntervalMs()).isEqualTo(1_000);
+        assertThat(config.kafka().formatByTopic()).containsExactly(Map.entry("m", PayloadFormat.SLUICE));
+        assertThat(config.decoderLimits().maxRecordBytes()).isEqualTo(8 << 20);
+        assertThat(config.labelLimits().maxLabels()).isEqualTo(128);
+        assertThat(config.labelLimits().requireMetricName()).isTrue();
+    }
+
+    @Test
+    void yamlNestedDottedListsAndTopicMap() throws Exception {
+        Path file = yaml("""
+                data.dir: /var/lib/sluice
+                http:
+                  host: 127.0.0.1
+                  port: 8080
+                head:
+                  shards: 3
+                  max-series-per-shard: 1_000
+                wal: {segment-size: 64MiB, sync-interval: 250ms}
+                kafka:
+                  bootstrap-servers: [b1:9092, b2:9093]
+                  group-instance-id: sluice-a
+                  topics:
+                    metrics.node: sluice
+                    prom: prometheus-remote-write
+                  fetch.max.bytes: 1048576
+                  security:
+                    protocol: SASL_SSL
+                limits:
+                  labels-per-series: 64
+                  label-value-bytes: 2KiB
+                  require-metric-name: false
+                """);
+        SluiceConfig config = ConfigLoader.load(file, Map.of(), List.of());
+        assertThat(config.dataDir()).isEqualTo(Path.of("/var/lib/sluice"));
+        assertThat(config.head().dataDirectory()).isEqualTo(Path.of("/var/lib/sluice"));
+        assertThat(config.httpHost()).isEqualTo("127.0.0.1");
+        assertThat(config.httpPort()).isEqualTo(8080);
+        assertThat(config.head().shards()).isEqualTo(3);
+        assertThat(config.head().maxSeriesPerShard()).isEqualTo(1_000);
+        assertThat(config.head().walSegmentBytes()).isEqualTo(64L << 20);
+        assertThat(config.head().walSyncIntervalMs()).isEqualTo(250);
+        assertThat(config.kafka().bootstrapServers()).isEqualTo("b1:9092,b2:9093");
+        assertThat(config.kafka().groupInstanceId()).isEqualTo("sluice-a");
+        assertThat(config.kafka().formatByTopic()).containsExactly(
+                Map.entry("metrics.node", PayloadFormat.SLUICE), Map.entry("prom", PayloadFormat.PROMETHEUS_REMOTE_WRITE));
+        assertThat(config.kafka().clientProperties())
+                .containsExactlyInAnyOrderEntriesOf(Map.of("fetch.max.bytes", "1048576", "security.protocol", "SASL_SSL"));
+        assertThat(config.labelLimits().maxLabels()).isEqualTo(64);
+        assertThat(config.labelLimits().maxValueBytes()).isEqualTo(2048);
+        assertThat(config.labelLimits().requireMetricName()).isFalse();
+    }
+
+    @Test
+    void environmentOverridesTheFileAndFlagsOverrideTheEnvironment() throws Exception {
+        Path file = yaml("""
+                http.port: 1111
+                head.shards: 2
+                queue.batches: 4
+                kafka: {bootstrap-servers: "k:9092", topics: {a: sluice}}
+                """);
+        Map<String, String> env = Map.of(
+                "SLUICE_HTTP_PORT", "2222",
+                "SLUICE_HEAD_SHARDS", "5",
+                "SLUICE_HEAD_MAX_SERIES_PER_SHARD", "77",
+                "SLUICE_KAFKA_FETCH_MAX_BYTES", "999",
+                "SLUICE_KAFKA_TOPICS", "b=prometheus-remote-write",
+                "PATH", "/usr/bin");
+        SluiceConfig config = ConfigLoader.load(file, env, List.of("--head.shards=7"));
+        assertThat(config.httpPort()).isEqualTo(2222);                      // env over file
+        assertThat(config.head().shards()).isEqualTo(7);                    // flag over env
+        assertThat(config.head().queueBatches()).isEqualTo(4);              // file over default
+        assertThat(config.head().maxSeriesPerShard()).isEqualTo(77);        // dashed key from env
+        assertThat(config.kafka().clientProperties()).containsEntry("fetch.max.bytes", "999");
+        assertThat(config.kafka().formatByTopic()).containsOnlyKeys("b");   // a later topic map replaces the set
+    }
+
+    @Test
+    void presetsReplaceDefaultsButNotTheUsersSettings() throws ConfigException {
+        SluiceConfig config = ConfigLoader.load(Map.of("http.port", "1234", "http.host", "127.0.0.1",
+                        "kafka.bootstrap-servers", "x:1", "kafka.topics", "t=sluice"), null,
+                Map.of(), List.of("--http.port=0"));
+        assertThat(config.httpHost()).isEqualTo("127.0.0.1");
+        assertThat(config.httpPort()).isZero();
+    }
+
+    @Test
+    void everyKeyHasItsEnvironmentVariable() {
+        assertThat(ConfigKey.HTTP_PORT.environmentVariable()).isEqualTo("SLUICE_HTTP_PORT");
+        assertThat(ConfigKey.HEAD_MAX_SERIES_PER_SHARD.environmentVariable()).isEqualTo("SLUICE_HEAD_MAX_SERIES_PER_SHARD");
+        assertThat(ConfigKey.KAFKA_BOOTSTRAP_SERVERS.environmentVariable()).isEqualTo("SLUICE_KAFKA_BOOTSTRAP_SERVERS");
+    }
+
+    // ---------------------------------------------------------------- errors: one line, naming key and source
+
+    private static String error(Path file, Map<String, String> env, String... flags) {
+        try {
+            ConfigLoader.load(file, env, List.of(flags));
+        } catch (ConfigException e) {
+            assertThat(e.getMessage()).doesNotContain("\n");
+            assertThat(e.getStackTrace()).isEmpty();
+            return e.getMessage();
+        }
+        throw new AssertionError("no configuration error for " + List.of(flags));
+    }
+
+    private static String error(String... flags) {
+        String[] all = new String[flags.length + 2];
+        System.arraycopy(REQUIRED.toArray(new String[0]), 0, all, 0, 2);
+        System.arraycopy(flags, 0, all, 2, flags.length);
+        return error(null, Map.of(), all);
+    }
+
+    @Test
+    void unknownKeysFromEachSourceWithASuggestion() throws IOException {
+        assertThat(error("--http.prot=1")).isEqualTo("unknown key 'http.prot' (flag --http.prot); did you mean 'http.port'?");
+        assertThat(error(null, Map.of("SLUICE_HEAD_SHARD", "2"), REQUIRED.toArray(new String[0])))
+                .isEqualTo("unknown key: environment variable SLUICE_HEAD_SHARD names no configuration key; "
+                        + "did you mean 'SLUICE_HEAD_SHARDS'?");
+        assertThat(error(yaml("wal:\n  segment-sise: 1MiB\n"), Map.of(), REQUIRED.toArray(new String[0])))
+                .isEqualTo("unknown key 'wal.segment-sise' (sluice.yaml line 2); did you mean 'wal.segment-size'?");
+        assertThat(error("--colour=blue")).isEqualTo("unknown key 'colour' (flag --colour)");
+        assertThat(error("--kafka.comit-interval=1s")).startsWith("unknown key 'kafka.comit-interval'")
+                .endsWith("did you mean 'kafka.commit-interval'?");
+    }
+
+    @Test
+    void kafkaPropertiesMustBeKafkaClientPropertiesNotManagedOnes() {
+        assertThat(error("--kafka.fetch.max.byte=1")).isEqualTo("unknown key 'kafka.fetch.max.byte' (flag "
+                + "--kafka.fetch.max.byte): neither a Sluice key nor a Kafka client property; did you mean 'fetch.max.bytes'?");
+        assertThat(error("--kafka.enable.auto.commit=true")).isEqualTo("kafka.enable.auto.commit cannot be set (flag "
+                + "--kafka.enable.auto.commit): Sluice commits offsets itself, only once every shard holds them durably");
+        assertThat(error("--kafka.bootstrap.servers=x:1")).contains("use kafka.bootstrap-servers");
+    }
+
+    @Test
+    void badValuesNameTheKeyTheValueAndTheSource() {
+        assertThat(error("--http.port=abc")).isEqualTo("http.port: 'abc' is not a whole number in 0..65535 (flag --http.port)");
+        assertThat(error("--http.port=70000")).isEqualTo("http.port: '70000' is not a whole number in 0..65535 (flag --http.port)");
+        assertThat(error("--wal.segment-size=12XB"))
+                .isEqualTo("wal.segment-size: '12XB' is not a size (like 4096, 64KiB, 128MiB, 1GiB) (flag --wal.segment-size)");
+        assertThat(error("--wal.segment-size=100000")).isEqualTo("wal.segment-size: '100000' is not a multiple of 4KiB (flag --wal.segment-size)");
+        assertThat(error("--wal.segment-size=2GiB")).isEqualTo("wal.segment-size: '2GiB' is out of range 64KiB..1GiB (flag --wal.segment-size)");
+        assertThat(error("--wal.sync-interval=soon")).isEqualTo("wal.sync-interval: 'soon' is not a duration (like 100ms, 5s, 2m, 1h) (flag --wal.sync-interval)");
+        assertThat(error("--head.shards=0")).isEqualTo("head.shards: '0' is not a whole number in 1..1024 (flag --head.shards)");
+        assertThat(error("--queue.batches=1")).isEqualTo("queue.batches: '1' is not a whole number in 2..65536 (flag --queue.batches)");
+        assertThat(error("--limits.require-metric-name=yes")).isEqualTo("limits.require-metric-name: 'yes' is not true or false (flag --limits.require-metric-name)");
+        assertThat(error("--limits.label-name-bytes=100KiB")).isEqualTo("limits.label-name-bytes: '100KiB' is out of range 1B..65535B (flag --limits.label-name-bytes)");
+        assertThat(error("--kafka.dead-letter-topic=bad topic")).startsWith("kafka.dead-letter-topic: 'bad topic' is not a valid Kafka topic name");
+    }
+
+    @Test
+    void badTopicsAndBrokers() {
+        assertThat(error(null, Map.of(), "--kafka.bootstrap-servers=localhost", "--kafka.topics=m=sluice"))
+                .isEqualTo("kafka.bootstrap-servers: 'localhost' is not a list of host:port (bad entry 'localhost') (flag --kafka.bootstrap-servers)");
+        assertThat(error(null, Map.of(), "--kafka.bootstrap-servers=h:1", "--kafka.topics=m=influx"))
+                .isEqualTo("kafka.topics: 'm=influx' names a bad format for topic m: unknown payload format 'influx'; "
+                        + "known formats: prometheus-remote-write, sluice (flag --kafka.topics)");
+        assertThat(error(null, Map.of(), "--kafka.bootstrap-servers=h:1", "--kafka.topics=metrics"))
+                .isEqualTo("kafka.topics: 'metrics' is not a list of topic=format (bad entry 'metrics') (flag --kafka.topics)");
+    }
+
+    @Test
+    void missingRequiredValuesSayHowToSetThem() {
+        assertThat(error(null, Map.of(), "--kafka.bootstrap-servers=h:1")).isEqualTo("missing required value: kafka.topics "
+                + "(set it in the configuration file, as --kafka.topics=... or as SLUICE_KAFKA_TOPICS)");
+        assertThat(error(null, Map.of(), "--kafka.topics=m=sluice", "--kafka.bootstrap-servers="))
+                .startsWith("missing required value: kafka.bootstrap-servers");
+    }
+
+    @Test
+    void fileProblemsAreOneLineToo() throws IOException {
+        assertThat(error(dir.resolve("absent.yaml"), Map.of())).isEqualTo("configuration file " + dir.resolve("absent.yaml")
+                + " does not exist");
+        assertThat(error(yaml("http:\n  port: [1, 2\n"), Map.of())).startsWith("sluice.yaml:3:1: not valid YAML: ");
+        assertThat(error(yaml("- just\n- a list\n"), Map.of())).isEqualTo("sluice.yaml:1:1: the configuration must be a map of keys to values");
+        assertThat(error(yaml("kafka:\n  topics: [a, b]\n"), Map.of(), "--kafka.bootstrap-servers=h:1"))
+                .isEqualTo("kafka.topics: 'a,b' is not a list of topic=format (bad entry 'a') (sluice.yaml line 2)");
+    }
+
+    @Test
+    void flagsMustBeKeyEqualsValue() {
+        assertThat(error("--http.port")).isEqualTo("flag --http.port has no value: write --http.port=VALUE");
+        assertThat(error("stray")).isEqualTo("unexpected argument 'stray': configuration flags look like --key=value");
+    }
+}

@@ -1,0 +1,98 @@
+package io.sluice.server.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.core.head.Head;
+import io.sluice.core.head.ShardStats;
+import io.sluice.core.head.StreamRegistry;
+import io.sluice.core.memory.MemoryAccounting;
+import io.sluice.server.TestHeads;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The head's metrics, scraped from a real head with real shard threads and WALs. */
+class HeadMetricsTest {
+    private static final int SERIES = 50;
+
+    @TempDir
+    Path dir;
+    private Head head;
+    private ProcessMetrics metrics;
+
+    @BeforeEach
+    void start() throws IOException {
+        head = new Head(TestHeads.options(dir, 2), new StreamRegistry(), new MemoryAccounting());
+        metrics = new ProcessMetrics();
+        new HeadMetrics(head).bindTo(metrics.registry());
+        head.start();
+    }
+
+    @AfterEach
+    void stop() {
+        head.close();
+        metrics.close();
+    }
+
+    private double sample(String metric, String... labels) {
+        return io.sluice.server.TestHttp.sample(metrics.registry().scrape(), metric, labels);
+    }
+
+    @Test
+    void countersPerShardSumToWhatWasAppended() {
+        for (long offset = 0; offset < 3; offset++) {
+            TestHeads.feed(head, "m", 0, offset, SERIES, 1_000 * (offset + 1));
+        }
+        TestHeads.feed(head, "m", 0, 3, SERIES, 500); // older than each series' last sample
+        TestHeads.awaitDurable(head, "m", 0, 3);
+
+        assertThat(sample("sluice_samples_appended_total")).isEqualTo(3.0 * SERIES);
+        assertThat(sample("sluice_samples_appended_total", "shard=\"0\"")
+                + sample("sluice_samples_appended_total", "shard=\"1\"")).isEqualTo(3.0 * SERIES);
+        assertThat(HeadTotals.sum(head, ShardStats.Counter.SAMPLES_APPENDED)).isEqualTo(3L * SERIES);
+        assertThat(sample("sluice_samples_rejected_total", "reason=\"out_of_order\"")).isEqualTo(SERIES);
+        assertThat(sample("sluice_samples_rejected_total", "reason=\"duplicate_timestamp\"")).isZero();
+        assertThat(sample("sluice_samples_rejected_total", "reason=\"series_limit\"")).isZero();
+        assertThat(sample("sluice_series_active")).isEqualTo(SERIES);
+        assertThat(sample("sluice_series_creations_total")).isEqualTo(SERIES);
+        assertThat(sample("sluice_batches_applied_total")).isGreaterThanOrEqualTo(8.0);
+        assertThat(sample("sluice_queue_depth", "shard=\"1\"")).isGreaterThanOrEqualTo(0.0);
+        assertThat(sample("sluice_replay_done")).isEqualTo(2.0);
+    }
+
+    @Test
+    void walMemoryAndJvmFigures() {
+        TestHeads.feed(head, "m", 0, 0, SERIES, 1_000);
+        TestHeads.awaitDurable(head, "m", 0, 0);
+        assertThat(sample("sluice_wal_bytes_written_total")).isEqualTo(HeadTotals.walBytesWritten(head)).isPositive();
+        assertThat(sample("sluice_wal_records_total")).isPositive();
+        assertThat(sample("sluice_wal_syncs_total")).isPositive();
+        assertThat(sample("sluice_wal_fsync_seconds_count")).isEqualTo(sample("sluice_wal_syncs_total"));
+        assertThat(sample("sluice_wal_fsync_seconds_sum")).isPositive();
+        assertThat(sample("sluice_wal_fsync_max_seconds")).isPositive();
+        assertThat(sample("sluice_wal_corruptions_total")).isZero();
+        assertThat(sample("sluice_wal_mapped_bytes")).isPositive();
+        assertThat(sample("sluice_wal_segment_creations_total")).isGreaterThanOrEqualTo(2.0);
+        assertThat(sample("sluice_offheap_bytes", "tag=\"chunks\"")).isPositive();
+        assertThat(sample("sluice_offheap_bytes", "tag=\"series\"")).isPositive();
+        assertThat(sample("sluice_chunk_bytes")).isPositive();
+        assertThat(sample("jvm_memory_used_bytes", "area=\"heap\"")).isPositive();
+        assertThat(sample("jvm_threads_live_threads")).isPositive();
+        assertThat(metrics.registry().scrape()).contains("process_cpu_usage").contains("jvm_gc_")
+                .contains("process_uptime_seconds");
+    }
+
+    @Test
+    void everyShardCounterIsExportedOrCoveredElsewhere() {
+        Set<ShardStats.Counter> covered = EnumSet.noneOf(ShardStats.Counter.class);
+        covered.addAll(ShardCounterMeters.METERS.keySet());
+        covered.addAll(ShardCounterMeters.COVERED_ELSEWHERE);
+        assertThat(covered).containsExactlyInAnyOrder(ShardStats.Counter.values());
+        assertThat(ShardCounterMeters.METERS.keySet()).doesNotContainAnyElementsOf(ShardCounterMeters.COVERED_ELSEWHERE);
+    }
+}
