@@ -1,0 +1,133 @@
+package io.sluice.server.kafka;
+
+import io.sluice.core.labels.LabelsBuilder;
+import io.sluice.core.labels.LabelsView;
+import io.sluice.server.format.PayloadFormat;
+import io.sluice.server.format.nativebatch.NativeBatchEncoder;
+import io.sluice.server.format.remotewrite.RemoteWriteEncoder;
+import io.sluice.server.loadgen.NodeExporterModel;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Seeded record values of node-exporter series with awkward sample values (NaN payloads, the stale
+ * marker, -0.0, infinities), and the list of samples they carry, so a test can compare everything
+ * stored with everything produced: labels, timestamps and value bits.
+ *
+ * <p>Series {@code s} belongs to partition {@code s % partitions}: a series' samples then arrive in
+ * time order, as they would from a producer keyed by series.
+ */
+final class TestPayloads {
+    static final long STALE_MARKER = 0x7ff0000000000002L;
+    private static final long START_MS = 1_763_800_000_000L;
+
+    private final PayloadFormat format;
+    private final int series;
+    private final int partitions;
+    private final NodeExporterModel model;
+    private final SplittableRandom random;
+    private final long[] nextTimestampMs;
+    private final String[] labelText;
+    private final byte[][] canonical;
+    private final LabelsBuilder builder = NodeExporterModel.newLabelsBuilder();
+    private final NativeBatchEncoder nativeEncoder = new NativeBatchEncoder(1 << 16, true, true);
+    private final RemoteWriteEncoder remoteWrite = new RemoteWriteEncoder(1 << 16);
+    private final List<String> produced = new ArrayList<>();
+
+    TestPayloads(PayloadFormat format, int series, int partitions, long seed) {
+        this.format = format;
+        this.series = series;
+        this.partitions = partitions;
+        this.model = new NodeExporterModel(series, seed, START_MS, 15_000);
+        this.random = new SplittableRandom(seed);
+        this.nextTimestampMs = new long[series];
+        this.labelText = new String[series];
+        this.canonical = new byte[series][];
+        for (int s = 0; s < series; s++) {
+            canonical[s] = model.canonicalLabels(s, builder);
+            labelText[s] = new LabelsView().wrap(canonical[s], 0, canonical[s].length).toString();
+            nextTimestampMs[s] = START_MS + random.nextInt(1000);
+        }
+    }
+
+    /** A record of up to {@code seriesCount} distinct series of {@code partition}, {@code samples} samples each. */
+    byte[] record(int partition, int seriesCount, int samples) {
+        int[] chosen = chooseSeries(partition, seriesCount);
+        long base = nextTimestampMs[chosen[0]];
+        if (format == PayloadFormat.SLUICE) {
+            nativeEncoder.reset(base);
+        } else {
+            remoteWrite.reset();
+        }
+        for (int s : chosen) {
+            beginSeries(s);
+            for (int i = 0; i < samples; i++) {
+                long t = nextTimestampMs[s];
+                nextTimestampMs[s] += 1 + random.nextInt(30_000);
+                long bits = valueBits();
+                if (format == PayloadFormat.SLUICE) {
+                    nativeEncoder.sample(t, Double.longBitsToDouble(bits));
+                } else {
+                    remoteWrite.sample(t, Double.longBitsToDouble(bits));
+                }
+                produced.add(entry(labelText[s], t, bits));
+            }
+            if (format == PayloadFormat.SLUICE) {
+                nativeEncoder.endSeries();
+            } else {
+                remoteWrite.endSeries();
+            }
+        }
+        if (format == PayloadFormat.SLUICE) {
+            int length = nativeEncoder.finish();
+            return Arrays.copyOf(nativeEncoder.buffer(), length);
+        }
+        int length = remoteWrite.finish();
+        return Arrays.copyOf(remoteWrite.compressed(), length);
+    }
+
+    private void beginSeries(int s) {
+        if (format == PayloadFormat.SLUICE) {
+            nativeEncoder.beginSeries(canonical[s]);
+        } else {
+            remoteWrite.beginSeries();
+            model.labels(s, (n, v) -> remoteWrite.label(n, v));
+        }
+    }
+
+    private int[] chooseSeries(int partition, int count) {
+        int available = (series - partition + partitions - 1) / partitions;
+        int n = Math.min(count, available);
+        int first = random.nextInt(available);
+        int[] chosen = new int[n];
+        for (int i = 0; i < n; i++) {
+            chosen[i] = partition + ((first + i) % available) * partitions;
+        }
+        return chosen;
+    }
+
+    private long valueBits() {
+        return switch (random.nextInt(20)) {
+            case 0 -> 0x7ff8000000000000L | (random.nextLong() & 0x0007ffffffffffffL) | 1; // a NaN with a payload
+            case 1 -> STALE_MARKER;
+            case 2 -> Double.doubleToRawLongBits(-0.0);
+            case 3 -> Double.doubleToRawLongBits(random.nextBoolean() ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY);
+            default -> Double.doubleToRawLongBits(Math.round(random.nextDouble(0, 1e6) * 100) / 100.0);
+        };
+    }
+
+    /** Every sample of every record made so far, as {@link #entry} strings. */
+    List<String> produced() {
+        return produced;
+    }
+
+    int partitions() {
+        return partitions;
+    }
+
+    static String entry(String labels, long timestampMs, long valueBits) {
+        return labels + " " + timestampMs + " " + Long.toHexString(valueBits);
+    }
+}
