@@ -65,7 +65,7 @@ public record LoadgenConfig(String bootstrapServers, String topic, PayloadFormat
      * apart ending about now.
      */
     public static LoadgenConfig of(String bootstrapServers, String topic, PayloadFormat format, int series, long samples) {
-        long scrapes = (samples + series - 1) / series;
+        long scrapes = series < 1 ? 0 : (samples + series - 1) / series; // the constructor rejects series < 1
         long start = (System.currentTimeMillis() - scrapes * DEFAULT_SCRAPE_INTERVAL_MS) / 1000 * 1000;
         return new LoadgenConfig(bootstrapServers, topic, format, series, samples, 0,
                 Math.min(series, DEFAULT_SERIES_PER_RECORD), DEFAULT_SAMPLES_PER_SERIES, DEFAULT_SEED, start,

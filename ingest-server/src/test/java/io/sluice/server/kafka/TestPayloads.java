@@ -26,6 +26,7 @@ final class TestPayloads {
     private final PayloadFormat format;
     private final int series;
     private final int partitions;
+    private final int firstSeries;
     private final NodeExporterModel model;
     private final SplittableRandom random;
     private final long[] nextTimestampMs;
@@ -37,16 +38,22 @@ final class TestPayloads {
     private final List<String> produced = new ArrayList<>();
 
     TestPayloads(PayloadFormat format, int series, int partitions, long seed) {
+        this(format, 0, series, partitions, seed);
+    }
+
+    /** Payloads of the model's series {@code [firstSeries, firstSeries + series)}, disjoint from other instances'. */
+    TestPayloads(PayloadFormat format, int firstSeries, int series, int partitions, long seed) {
         this.format = format;
         this.series = series;
         this.partitions = partitions;
-        this.model = new NodeExporterModel(series, seed, START_MS, 15_000);
+        this.firstSeries = firstSeries;
+        this.model = new NodeExporterModel(firstSeries + series, seed, START_MS, 15_000);
         this.random = new SplittableRandom(seed);
         this.nextTimestampMs = new long[series];
         this.labelText = new String[series];
         this.canonical = new byte[series][];
         for (int s = 0; s < series; s++) {
-            canonical[s] = model.canonicalLabels(s, builder);
+            canonical[s] = model.canonicalLabels(firstSeries + s, builder);
             labelText[s] = new LabelsView().wrap(canonical[s], 0, canonical[s].length).toString();
             nextTimestampMs[s] = START_MS + random.nextInt(1000);
         }
@@ -93,7 +100,7 @@ final class TestPayloads {
             nativeEncoder.beginSeries(canonical[s]);
         } else {
             remoteWrite.beginSeries();
-            model.labels(s, (n, v) -> remoteWrite.label(n, v));
+            model.labels(firstSeries + s, (n, v) -> remoteWrite.label(n, v));
         }
     }
 
@@ -116,6 +123,19 @@ final class TestPayloads {
             case 3 -> Double.doubleToRawLongBits(random.nextBoolean() ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY);
             default -> Double.doubleToRawLongBits(Math.round(random.nextDouble(0, 1e6) * 100) / 100.0);
         };
+    }
+
+    /**
+     * A well-formed record of {@code partition}'s series whose samples are NOT counted as produced:
+     * material for a test to break into a malformed record.
+     */
+    byte[] templateFor(int partition) {
+        int before = produced.size();
+        long[] timestamps = nextTimestampMs.clone();
+        byte[] value = record(partition, 5, 2);
+        produced.subList(before, produced.size()).clear();
+        System.arraycopy(timestamps, 0, nextTimestampMs, 0, timestamps.length);
+        return value;
     }
 
     /** Every sample of every record made so far, as {@link #entry} strings. */

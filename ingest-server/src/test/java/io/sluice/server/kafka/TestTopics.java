@@ -32,6 +32,18 @@ final class TestTopics implements AutoCloseable {
         producer.send(new ProducerRecord<>(topic, partition, null, value));
     }
 
+    /** Sends and waits for the broker: returns the record's offset. */
+    long sendAndWait(String topic, int partition, byte[] value) {
+        try {
+            return producer.send(new ProducerRecord<>(topic, partition, null, value)).get(60, TimeUnit.SECONDS).offset();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     void flush() {
         producer.flush();
     }
