@@ -283,8 +283,9 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
             PayloadFormat format = config.formatByTopic().get(tp.topic());
             AssignedPartition p = new AssignedPartition(tp, streamId, decoder(format), format.ordinal(), start);
             p.lagGauge = metrics.registerLag(tp.topic(), tp.partition(), p);
-            book.add(p, Math.max(-1, start - 1));
-            router.resetWatermark(streamId, Math.max(-1, start - 1));
+            // Nothing handled by this thread yet: a revocation before the first record waits for nothing.
+            book.add(p, -1);
+            router.resetWatermark(streamId, -1);
             assignedTotal.incrementAndGet();
             starts.add(tp + "@" + (start >= 0 ? Long.toString(start) : "auto.offset.reset"));
         }

@@ -6,8 +6,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Produces pre-made records in the background, phase by phase: phase {@code i > 0} starts only once
- * the test {@link #open opens} it, so "mid-stream" is a state the test controls, not a race. Within a
+ * Produces pre-made records in the background, phase by phase: each phase starts only once the test
+ * {@link #open opens} it, so "mid-stream" is a state the test controls, not a race. Within a
  * phase, records are flushed in small groups so they trickle in while the service consumes.
  */
 final class PhasedProducer implements AutoCloseable {
@@ -27,7 +27,7 @@ final class PhasedProducer implements AutoCloseable {
         this.topic = topic;
         this.phases = phases;
         for (int i = 0; i < phases.size(); i++) {
-            gates.add(new CountDownLatch(i == 0 ? 0 : 1));
+            gates.add(new CountDownLatch(1));
             done.add(new CountDownLatch(1));
         }
         thread = Thread.ofPlatform().name("phased-producer").start(this::run);

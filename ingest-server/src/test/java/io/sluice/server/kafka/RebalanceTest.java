@@ -41,9 +41,11 @@ class RebalanceTest {
                 IngestInstance b = new IngestInstance(dirB, IngestInstance.headOptions(dirB), config);
                 long appendedByB;
                 try {
-                    Await.until("both instances to own partitions and store samples", () -> a.ingest.hasAssignment()
-                            && b.ingest.hasAssignment() && a.count(Counter.SAMPLES_APPENDED) > 0
-                            && b.count(Counter.SAMPLES_APPENDED) > 0);
+                    Await.until("both instances to own partitions", () -> a.ingest.hasAssignment() && b.ingest.hasAssignment()
+                            && a.ingest.assignedPartitions() + b.ingest.assignedPartitions() == PARTITIONS);
+                    producer.open(0);
+                    Await.until("both instances to store samples",
+                            () -> a.count(Counter.SAMPLES_APPENDED) > 0 && b.count(Counter.SAMPLES_APPENDED) > 0);
                 } finally {
                     b.close(); // leaves the group mid-stream (phase 0 still arriving)
                 }

@@ -35,6 +35,7 @@ class RestartTest {
             long appendedBefore;
             try (PhasedProducer producer = new PhasedProducer(topics, topic, phases)) {
                 IngestInstance first = new IngestInstance(dir, IngestInstance.headOptions(dir), config);
+                producer.open(0);
                 try {
                     Await.until("a quarter of the samples stored", () -> first.count(Counter.SAMPLES_APPENDED) >= total / 4);
                 } finally {
