@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -57,15 +58,34 @@ final class DeadLetterPublisher implements AutoCloseable {
         ProducerRecord<byte[], byte[]> copy = new ProducerRecord<>(topic, null,
                 source.timestamp() >= 0 ? source.timestamp() : null, source.key(), source.value(), headers);
         unflushed.incrementAndGet();
-        producer.send(copy, (metadata, error) -> {
-            if (error == null) {
-                metrics.deadLettered.increment();
-            } else {
-                metrics.deadLetterFailures.increment();
-                failures.warn("send", "cannot copy rejected record " + source.topic() + "-" + source.partition() + "@"
-                        + source.offset() + " to dead-letter topic " + topic + ": " + error.getMessage());
+        try {
+            producer.send(copy, (metadata, error) -> {
+                if (error == null) {
+                    metrics.deadLettered.increment();
+                } else {
+                    failed(source, error);
+                }
+            });
+        } catch (KafkaException e) { // e.g. no metadata for the topic within max.block.ms: counted, never thrown
+            failed(source, e);
+        }
+    }
+
+    private void failed(ConsumerRecord<byte[], byte[]> source, Exception error) {
+        metrics.deadLetterFailures.increment();
+        failures.warn("send", "cannot copy rejected record " + source.topic() + "-" + source.partition() + "@"
+                + source.offset() + " to dead-letter topic " + topic + ": " + error.getMessage());
+    }
+
+    /** Fails with one line unless the dead-letter topic exists and has partitions (checked at start). */
+    void checkTopic() {
+        try {
+            if (producer.partitionsFor(topic).isEmpty()) {
+                throw new IllegalStateException("dead-letter topic '" + topic + "' has no partitions");
             }
-        });
+        } catch (KafkaException e) {
+            throw new IllegalStateException("dead-letter topic '" + topic + "' is not available: " + e.getMessage());
+        }
     }
 
     /** Waits until every record published so far is acknowledged (or failed); cheap when none is pending. */

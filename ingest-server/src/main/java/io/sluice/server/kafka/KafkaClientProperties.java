@@ -48,6 +48,8 @@ final class KafkaClientProperties {
     static Map<String, Object> deadLetterProducer(IngestConfig config) {
         Map<String, Object> p = new HashMap<>();
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "sluice-" + config.groupId() + "-dead-letters");
+        // A send waits at most this long for the topic's metadata or buffer space: it runs on a consumer thread.
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "5000");
         config.kafkaProperties().forEach((k, v) -> {
             if (PRODUCER_KEYS.contains(k) || !CONSUMER_KEYS.contains(k)) {
                 p.put(k, v);

@@ -61,6 +61,9 @@ public final class KafkaIngest implements AutoCloseable {
         if (!head.isReady()) {
             throw new IllegalStateException("start the head (replay its WALs) before consuming");
         }
+        if (deadLetters != null) {
+            deadLetters.checkTopic(); // a missing topic would make every rejected record wait for its metadata
+        }
         started = true;
         for (ConsumerWorker worker : workers) {
             threads.add(Thread.ofPlatform().name("sluice-consumer-" + worker.index()).start(worker));

@@ -75,6 +75,20 @@ class IngestConfigTest {
     }
 
     @Test
+    void anUnavailableDeadLetterTopicFailsTheStartInOneLine() throws Exception {
+        try (Head head = new Head(HeadOptions.defaults(dir).withShards(1), new StreamRegistry(), new MemoryAccounting())) {
+            head.start();
+            IngestConfig config = IngestConfig.defaults("127.0.0.1:1", "g", TOPICS).withDeadLetterTopic("dead-letters");
+            KafkaIngest ingest = new KafkaIngest(config, head, new SimpleMeterRegistry());
+            assertThatThrownBy(ingest::start).isInstanceOf(IllegalStateException.class)
+                    .hasMessageStartingWith("dead-letter topic 'dead-letters' is not available: ")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+            assertThat(ingest.hasAssignment()).isFalse();
+            ingest.close();
+        }
+    }
+
+    @Test
     void anUnreachableBrokerIsOneLine() {
         IngestConfig config = IngestConfig.defaults("127.0.0.1:1", "g", TOPICS);
         assertThatThrownBy(() -> KafkaIngest.checkBrokerReachable(config, Duration.ofMillis(500)))
