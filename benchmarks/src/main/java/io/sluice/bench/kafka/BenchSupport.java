@@ -1,5 +1,7 @@
 package io.sluice.bench.kafka;
 
+import io.sluice.core.head.Head;
+import io.sluice.core.head.ShardStats;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -46,6 +48,15 @@ final class BenchSupport {
             }
         }
         return total;
+    }
+
+    /** Samples the head's shards appended so far. */
+    static long appended(Head head) {
+        long n = 0;
+        for (int s = 0; s < head.shardCount(); s++) {
+            n += head.shard(s).stats().get(ShardStats.Counter.SAMPLES_APPENDED);
+        }
+        return n;
     }
 
     static void deleteRecursively(Path dir) {

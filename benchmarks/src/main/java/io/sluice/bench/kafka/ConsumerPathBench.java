@@ -2,7 +2,6 @@ package io.sluice.bench.kafka;
 
 import io.sluice.core.head.Head;
 import io.sluice.core.head.HeadOptions;
-import io.sluice.core.head.ShardStats;
 import io.sluice.core.head.StreamRegistry;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.core.memory.MemoryAccounting;
@@ -63,7 +62,7 @@ public final class ConsumerPathBench {
             ConsumerPath path = new ConsumerPath(head, LabelLimits.DEFAULT, DecoderLimits.DEFAULTS);
             feed(head, path, format, stream, records, 0, warmupRecords);
 
-            long appendedBefore = appended(head);
+            long appendedBefore = BenchSupport.appended(head);
             long shardAllocBefore = BenchSupport.allocatedByThreads("sluice-shard-");
             long shardCpuBefore = BenchSupport.cpuOfThreads("sluice-shard-");
             long cpuBefore = BenchSupport.THREADS.getCurrentThreadCpuTime();
@@ -75,7 +74,7 @@ public final class ConsumerPathBench {
             long cpuNs = BenchSupport.THREADS.getCurrentThreadCpuTime() - cpuBefore;
             long shardCpuNs = BenchSupport.cpuOfThreads("sluice-shard-") - shardCpuBefore;
             long shardAlloc = BenchSupport.allocatedByThreads("sluice-shard-") - shardAllocBefore;
-            long appended = appended(head) - appendedBefore;
+            long appended = BenchSupport.appended(head) - appendedBefore;
             if (appended != routed) {
                 throw new IllegalStateException(format + ": routed " + routed + " samples but the head appended " + appended);
             }
@@ -106,13 +105,5 @@ public final class ConsumerPathBench {
             Thread.onSpinWait();
         }
         return samples;
-    }
-
-    private static long appended(Head head) {
-        long n = 0;
-        for (int s = 0; s < head.shardCount(); s++) {
-            n += head.shard(s).stats().get(ShardStats.Counter.SAMPLES_APPENDED);
-        }
-        return n;
     }
 }

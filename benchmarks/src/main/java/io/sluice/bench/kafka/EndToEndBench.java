@@ -3,7 +3,6 @@ package io.sluice.bench.kafka;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.core.head.Head;
 import io.sluice.core.head.HeadOptions;
-import io.sluice.core.head.ShardStats;
 import io.sluice.core.head.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.format.PayloadFormat;
@@ -96,13 +95,13 @@ public final class EndToEndBench {
                     long now = System.nanoTime();
                     if (now - lastReport >= 1_000_000_000L) {
                         lastReport = now;
-                        long appended = appended(head);
+                        long appended = BenchSupport.appended(head);
                         System.out.printf("  %5.1f s: %,d samples stored (%,.0f samples/s)%n", (now - start) / 1e9, appended,
                                 appended * 1e9 / (now - start));
                     }
                 }
                 long elapsed = System.nanoTime() - start;
-                long appended = appended(head);
+                long appended = BenchSupport.appended(head);
                 System.out.printf("%s drained: %,d samples in %.2f s = %,.0f samples/s (%.2f s from start() to assignment)%n",
                         format.configName(), appended, elapsed / 1e9, appended * 1e9 / elapsed, (start - started) / 1e9);
                 if (appended != samples) {
@@ -120,14 +119,6 @@ public final class EndToEndBench {
             }
         }
         return true;
-    }
-
-    private static long appended(Head head) {
-        long n = 0;
-        for (int s = 0; s < head.shardCount(); s++) {
-            n += head.shard(s).stats().get(ShardStats.Counter.SAMPLES_APPENDED);
-        }
-        return n;
     }
 
     private static Map<TopicPartition, Long> endOffsets(EmbeddedKafka kafka, String topic, int partitions) throws InterruptedException {

@@ -6,119 +6,83 @@ import io.sluice.server.format.nativebatch.NativeBatchEncoder;
 import io.sluice.server.format.remotewrite.RemoteWriteEncoder;
 
 /**
- * Encodes the load generator's records in one payload format: {@code begin}, then per series
- * {@code beginSeries, sample+, endSeries}, then {@code finish}; the value is {@code bytes()[0, finish())}.
- * Reusable; not thread-safe.
+ * Encodes records of a {@link NodeExporterModel}'s series in one payload format: {@code begin}, then
+ * per series {@code beginSeries, sample+, endSeries}, then {@code finish}; the value is
+ * {@code bytes()[0, finish())}. Native batches use delta timestamps (and a CRC32C if asked: Kafka
+ * already checks its record batches) with canonical labels cached per series; remote-write requests
+ * carry the labels in the model's order (unsorted, as some senders do). Reusable; not thread-safe.
  */
-public abstract sealed class PayloadWriter {
-    public abstract void begin(long baseTimestampMs);
+public final class PayloadWriter {
+    private final NodeExporterModel model;
+    private final NativeBatchEncoder nativeBatch;   // null unless the format is sluice
+    private final RemoteWriteEncoder remoteWrite;   // null unless the format is prometheus-remote-write
+    private final NodeExporterModel.LabelConsumer remoteWriteLabels;
+    private final byte[][] canonical;
+    private final LabelsBuilder builder = NodeExporterModel.newLabelsBuilder();
 
-    public abstract void beginSeries(int series);
-
-    public abstract void sample(long timestampMs, double value);
-
-    public abstract void endSeries();
-
-    /** Completes the record; returns its length. */
-    public abstract int finish();
-
-    public abstract byte[] bytes();
-
-    /** A writer for {@code format}'s records of {@code model}'s series. */
-    public static PayloadWriter of(PayloadFormat format, NodeExporterModel model, int series) {
-        return switch (format) {
-            case SLUICE -> new Native(model, series);
-            case PROMETHEUS_REMOTE_WRITE -> new RemoteWrite(model);
-        };
+    /**
+     * @param series the model's series count (series numbers are below it)
+     */
+    public PayloadWriter(PayloadFormat format, NodeExporterModel model, int series, boolean crc32c) {
+        this.model = model;
+        boolean isNative = format == PayloadFormat.SLUICE;
+        this.nativeBatch = isNative ? new NativeBatchEncoder(1 << 20, true, crc32c) : null;
+        this.remoteWrite = isNative ? null : new RemoteWriteEncoder(1 << 20);
+        this.remoteWriteLabels = isNative ? null : (n, v) -> remoteWrite.label(n, v); // bound once: no allocation per series
+        this.canonical = isNative ? new byte[series][] : null;
     }
 
-    /** Native batches with delta timestamps, no CRC (Kafka checks its batches); canonical labels cached per series. */
-    static final class Native extends PayloadWriter {
-        private final NativeBatchEncoder encoder = new NativeBatchEncoder(1 << 20, true, false);
-        private final NodeExporterModel model;
-        private final byte[][] canonical;
-        private final LabelsBuilder builder = NodeExporterModel.newLabelsBuilder();
+    /** The load generator's writer: no CRC. */
+    public static PayloadWriter of(PayloadFormat format, NodeExporterModel model, int series) {
+        return new PayloadWriter(format, model, series, false);
+    }
 
-        Native(NodeExporterModel model, int series) {
-            this.model = model;
-            this.canonical = new byte[series][];
+    /** Starts a record; {@code baseTimestampMs} is what native delta timestamps count from. */
+    public void begin(long baseTimestampMs) {
+        if (nativeBatch != null) {
+            nativeBatch.reset(baseTimestampMs);
+        } else {
+            remoteWrite.reset();
         }
+    }
 
-        @Override
-        public void begin(long baseTimestampMs) {
-            encoder.reset(baseTimestampMs);
-        }
-
-        @Override
-        public void beginSeries(int series) {
+    public void beginSeries(int series) {
+        if (nativeBatch != null) {
             byte[] labels = canonical[series];
             if (labels == null) {
                 labels = model.canonicalLabels(series, builder);
                 canonical[series] = labels;
             }
-            encoder.beginSeries(labels);
-        }
-
-        @Override
-        public void sample(long timestampMs, double value) {
-            encoder.sample(timestampMs, value);
-        }
-
-        @Override
-        public void endSeries() {
-            encoder.endSeries();
-        }
-
-        @Override
-        public int finish() {
-            return encoder.finish();
-        }
-
-        @Override
-        public byte[] bytes() {
-            return encoder.buffer();
+            nativeBatch.beginSeries(labels);
+        } else {
+            remoteWrite.beginSeries();
+            model.labels(series, remoteWriteLabels);
         }
     }
 
-    /** Remote-write 1.0 requests, labels in the model's order (unsorted, as some senders do). */
-    static final class RemoteWrite extends PayloadWriter {
-        private final RemoteWriteEncoder encoder = new RemoteWriteEncoder(1 << 20);
-        private final NodeExporterModel model;
-        private final NodeExporterModel.LabelConsumer labels = (n, v) -> encoder.label(n, v); // bound once
-
-        RemoteWrite(NodeExporterModel model) {
-            this.model = model;
+    public void sample(long timestampMs, double value) {
+        if (nativeBatch != null) {
+            nativeBatch.sample(timestampMs, value);
+        } else {
+            remoteWrite.sample(timestampMs, value);
         }
+    }
 
-        @Override
-        public void begin(long baseTimestampMs) {
-            encoder.reset();
+    public void endSeries() {
+        if (nativeBatch != null) {
+            nativeBatch.endSeries();
+        } else {
+            remoteWrite.endSeries();
         }
+    }
 
-        @Override
-        public void beginSeries(int series) {
-            encoder.beginSeries();
-            model.labels(series, labels);
-        }
+    /** Completes the record; returns its length. */
+    public int finish() {
+        return nativeBatch != null ? nativeBatch.finish() : remoteWrite.finish();
+    }
 
-        @Override
-        public void sample(long timestampMs, double value) {
-            encoder.sample(timestampMs, value);
-        }
-
-        @Override
-        public void endSeries() {
-            encoder.endSeries();
-        }
-
-        @Override
-        public int finish() {
-            return encoder.finish();
-        }
-
-        @Override
-        public byte[] bytes() {
-            return encoder.compressed();
-        }
+    /** The record's bytes after {@link #finish()}: {@code bytes()[0, finish())}. */
+    public byte[] bytes() {
+        return nativeBatch != null ? nativeBatch.buffer() : remoteWrite.compressed();
     }
 }

@@ -3,9 +3,8 @@ package io.sluice.server.kafka;
 import io.sluice.core.labels.LabelsBuilder;
 import io.sluice.core.labels.LabelsView;
 import io.sluice.server.format.PayloadFormat;
-import io.sluice.server.format.nativebatch.NativeBatchEncoder;
-import io.sluice.server.format.remotewrite.RemoteWriteEncoder;
 import io.sluice.server.loadgen.NodeExporterModel;
+import io.sluice.server.loadgen.PayloadWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -23,7 +22,6 @@ final class TestPayloads {
     static final long STALE_MARKER = 0x7ff0000000000002L;
     private static final long START_MS = 1_763_800_000_000L;
 
-    private final PayloadFormat format;
     private final int series;
     private final int partitions;
     private final int firstSeries;
@@ -33,8 +31,7 @@ final class TestPayloads {
     private final String[] labelText;
     private final byte[][] canonical;
     private final LabelsBuilder builder = NodeExporterModel.newLabelsBuilder();
-    private final NativeBatchEncoder nativeEncoder = new NativeBatchEncoder(1 << 16, true, true);
-    private final RemoteWriteEncoder remoteWrite = new RemoteWriteEncoder(1 << 16);
+    private final PayloadWriter writer;
     private final List<String> produced = new ArrayList<>();
 
     TestPayloads(PayloadFormat format, int series, int partitions, long seed) {
@@ -43,11 +40,11 @@ final class TestPayloads {
 
     /** Payloads of the model's series {@code [firstSeries, firstSeries + series)}, disjoint from other instances'. */
     TestPayloads(PayloadFormat format, int firstSeries, int series, int partitions, long seed) {
-        this.format = format;
         this.series = series;
         this.partitions = partitions;
         this.firstSeries = firstSeries;
         this.model = new NodeExporterModel(firstSeries + series, seed, START_MS, 15_000);
+        this.writer = new PayloadWriter(format, model, firstSeries + series, true);
         this.random = new SplittableRandom(seed);
         this.nextTimestampMs = new long[series];
         this.labelText = new String[series];
@@ -62,46 +59,20 @@ final class TestPayloads {
     /** A record of up to {@code seriesCount} distinct series of {@code partition}, {@code samples} samples each. */
     byte[] record(int partition, int seriesCount, int samples) {
         int[] chosen = chooseSeries(partition, seriesCount);
-        long base = nextTimestampMs[chosen[0]];
-        if (format == PayloadFormat.SLUICE) {
-            nativeEncoder.reset(base);
-        } else {
-            remoteWrite.reset();
-        }
+        writer.begin(nextTimestampMs[chosen[0]]);
         for (int s : chosen) {
-            beginSeries(s);
+            writer.beginSeries(firstSeries + s);
             for (int i = 0; i < samples; i++) {
                 long t = nextTimestampMs[s];
                 nextTimestampMs[s] += 1 + random.nextInt(30_000);
                 long bits = valueBits();
-                if (format == PayloadFormat.SLUICE) {
-                    nativeEncoder.sample(t, Double.longBitsToDouble(bits));
-                } else {
-                    remoteWrite.sample(t, Double.longBitsToDouble(bits));
-                }
+                writer.sample(t, Double.longBitsToDouble(bits));
                 produced.add(entry(labelText[s], t, bits));
             }
-            if (format == PayloadFormat.SLUICE) {
-                nativeEncoder.endSeries();
-            } else {
-                remoteWrite.endSeries();
-            }
+            writer.endSeries();
         }
-        if (format == PayloadFormat.SLUICE) {
-            int length = nativeEncoder.finish();
-            return Arrays.copyOf(nativeEncoder.buffer(), length);
-        }
-        int length = remoteWrite.finish();
-        return Arrays.copyOf(remoteWrite.compressed(), length);
-    }
-
-    private void beginSeries(int s) {
-        if (format == PayloadFormat.SLUICE) {
-            nativeEncoder.beginSeries(canonical[s]);
-        } else {
-            remoteWrite.beginSeries();
-            model.labels(firstSeries + s, (n, v) -> remoteWrite.label(n, v));
-        }
+        int length = writer.finish();
+        return Arrays.copyOf(writer.bytes(), length);
     }
 
     private int[] chooseSeries(int partition, int count) {
