@@ -8,6 +8,9 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /** Small helpers of the Kafka benchmark harnesses: arguments, thread counters, clean-up. */
@@ -48,6 +51,26 @@ final class BenchSupport {
             }
         }
         return total;
+    }
+
+    /** CPU nanoseconds used so far per thread group (the thread name without trailing digits and separators). */
+    static Map<String, Long> cpuByThreadGroup() {
+        Map<String, Long> cpu = new TreeMap<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            String group = t.getName().replaceAll("[-_ ]?[0-9]+$", "").replaceAll("[0-9]+", "N");
+            cpu.merge(group, Math.max(0, THREADS.getThreadCpuTime(t.threadId())), Long::sum);
+        }
+        return cpu;
+    }
+
+    /** The groups that used the most CPU between two {@link #cpuByThreadGroup()} readings, as "group 1.2 s, ...". */
+    static String topCpu(Map<String, Long> before, Map<String, Long> after, int n) {
+        return after.entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
+                .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
+                .limit(n)
+                .map(e -> String.format("%s %.1f s", e.getKey(), e.getValue() / 1e9))
+                .collect(Collectors.joining(", "));
     }
 
     /** Samples the head's shards appended so far. */

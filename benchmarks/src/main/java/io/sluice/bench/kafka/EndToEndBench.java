@@ -89,6 +89,7 @@ public final class EndToEndBench {
                     Thread.sleep(1);
                 }
                 long start = System.nanoTime();
+                Map<String, Long> cpuBefore = BenchSupport.cpuByThreadGroup();
                 long lastReport = start;
                 while (!drained(head, ids, end, topic)) {
                     Thread.sleep(10);
@@ -102,6 +103,7 @@ public final class EndToEndBench {
                 }
                 long elapsed = System.nanoTime() - start;
                 long appended = BenchSupport.appended(head);
+                System.out.println("  CPU by thread while draining: " + BenchSupport.topCpu(cpuBefore, BenchSupport.cpuByThreadGroup(), 8));
                 System.out.printf("%s drained: %,d samples in %.2f s = %,.0f samples/s (%.2f s from start() to assignment)%n",
                         format.configName(), appended, elapsed / 1e9, appended * 1e9 / elapsed, (start - started) / 1e9);
                 if (appended != samples) {
