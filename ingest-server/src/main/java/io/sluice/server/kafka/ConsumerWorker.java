@@ -22,6 +22,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
@@ -269,7 +270,10 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
         if (partitions.isEmpty()) {
             return;
         }
-        Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(new HashSet<>(partitions));
+        Map<TopicPartition, OffsetAndMetadata> committed = committedOffsets(partitions);
+        if (committed == null) {
+            return; // stopping
+        }
         List<String> starts = new ArrayList<>();
         for (TopicPartition tp : partitions) {
             int streamId = head.streams().idOf(tp.topic(), tp.partition());
@@ -294,6 +298,30 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
             pausedPartitions = consumer.paused().size();
         }
         LOG.info("consumer {} assigned {}", index, starts);
+    }
+
+    /**
+     * The group's committed offsets, retried while the coordinator is unavailable: a partition cannot
+     * be consumed correctly without them. A non-retriable error (e.g. authorisation) stops this
+     * consumer loudly rather than leave partitions assigned but unrouted. Null if stopping.
+     */
+    private Map<TopicPartition, OffsetAndMetadata> committedOffsets(Collection<TopicPartition> partitions) {
+        while (running) {
+            try {
+                return consumer.committed(new HashSet<>(partitions));
+            } catch (RetriableException e) {
+                errors.warn("committed", "consumer " + index + " cannot read the committed offsets of " + partitions
+                        + " (" + e.getMessage() + "); retrying");
+                backOff();
+            } catch (WakeupException e) {
+                return null;
+            } catch (KafkaException e) {
+                running = false;
+                throw new IllegalStateException("consumer " + index + " cannot read the committed offsets of " + partitions
+                        + ": " + e.getMessage(), e);
+            }
+        }
+        return null;
     }
 
     @Override

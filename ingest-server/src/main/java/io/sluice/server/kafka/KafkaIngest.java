@@ -41,16 +41,23 @@ public final class KafkaIngest implements AutoCloseable {
         this.config = config;
         this.head = head;
         IngestMetrics metrics = new IngestMetrics(registry, this::pausedPartitions);
+        DeadLetterPublisher dlq = null;
         try {
-            this.deadLetters = config.deadLetterTopic() == null ? null
-                    : new DeadLetterPublisher(config.deadLetterTopic(), KafkaClientProperties.deadLetterProducer(config), metrics);
-            RejectedRecords rejects = new RejectedRecords(metrics, deadLetters);
+            if (config.deadLetterTopic() != null) {
+                dlq = new DeadLetterPublisher(config.deadLetterTopic(), KafkaClientProperties.deadLetterProducer(config), metrics);
+            }
+            RejectedRecords rejects = new RejectedRecords(metrics, dlq);
             for (int i = 0; i < config.consumerThreads(); i++) {
                 workers.add(new ConsumerWorker(i, config, head, metrics, rejects, assignedPartitions));
             }
         } catch (KafkaException e) {
+            workers.forEach(ConsumerWorker::closeUnstarted); // the consumers created before the failure
+            if (dlq != null) {
+                dlq.close();
+            }
             throw new IllegalArgumentException("Kafka client configuration: " + rootMessage(e), e);
         }
+        this.deadLetters = dlq;
     }
 
     /** Starts the consumer threads. The head must be started (its WALs replayed). */
