@@ -21,7 +21,28 @@ final class Templates {
     private static final String[] COLLECTORS = {"arp", "bcache", "bonding", "conntrack", "cpu", "cpufreq", "diskstats",
         "edac", "entropy", "filefd", "filesystem", "hwmon", "loadavg", "meminfo", "netdev", "netstat", "stat", "vmstat"};
 
+    /** A counter reported per device, and the size of its values. */
+    private record Counter(String name, double scale) {
+    }
+
+    private static final Counter[] DISK_COUNTERS = {
+        new Counter("node_disk_read_bytes_total", 1e12), new Counter("node_disk_written_bytes_total", 1e12),
+        new Counter("node_disk_io_time_seconds_total", 1e5), new Counter("node_disk_reads_completed_total", 1e8),
+        new Counter("node_disk_writes_completed_total", 1e8)};
+    private static final Counter[] NETWORK_COUNTERS = {
+        new Counter("node_network_receive_bytes_total", 1e12), new Counter("node_network_transmit_bytes_total", 1e12),
+        new Counter("node_network_receive_packets_total", 1e9), new Counter("node_network_transmit_packets_total", 1e9),
+        new Counter("node_network_receive_errs_total", 10), new Counter("node_network_transmit_errs_total", 10)};
+
     private Templates() {
+    }
+
+    private static void perDevice(List<Template> t, String[] devices, Counter[] counters) {
+        for (String device : devices) {
+            for (Counter c : counters) {
+                t.add(template(c.name, Kind.COUNTER, c.scale, "device", device));
+            }
+        }
     }
 
     static Template[] build() {
@@ -33,21 +54,8 @@ final class Templates {
             t.add(template("node_cpu_guest_seconds_total", Kind.COUNTER, 1e3, "cpu", Integer.toString(cpu), "mode", "nice"));
             t.add(template("node_cpu_guest_seconds_total", Kind.COUNTER, 1e3, "cpu", Integer.toString(cpu), "mode", "user"));
         }
-        for (String disk : DISKS) {
-            t.add(template("node_disk_read_bytes_total", Kind.COUNTER, 1e12, "device", disk));
-            t.add(template("node_disk_written_bytes_total", Kind.COUNTER, 1e12, "device", disk));
-            t.add(template("node_disk_io_time_seconds_total", Kind.COUNTER, 1e5, "device", disk));
-            t.add(template("node_disk_reads_completed_total", Kind.COUNTER, 1e8, "device", disk));
-            t.add(template("node_disk_writes_completed_total", Kind.COUNTER, 1e8, "device", disk));
-        }
-        for (String nic : NICS) {
-            t.add(template("node_network_receive_bytes_total", Kind.COUNTER, 1e12, "device", nic));
-            t.add(template("node_network_transmit_bytes_total", Kind.COUNTER, 1e12, "device", nic));
-            t.add(template("node_network_receive_packets_total", Kind.COUNTER, 1e9, "device", nic));
-            t.add(template("node_network_transmit_packets_total", Kind.COUNTER, 1e9, "device", nic));
-            t.add(template("node_network_receive_errs_total", Kind.COUNTER, 10, "device", nic));
-            t.add(template("node_network_transmit_errs_total", Kind.COUNTER, 10, "device", nic));
-        }
+        perDevice(t, DISKS, DISK_COUNTERS);
+        perDevice(t, NICS, NETWORK_COUNTERS);
         for (String[] m : MOUNTS) {
             for (String metric : new String[] {"avail_bytes", "size_bytes", "free_bytes", "files", "files_free"}) {
                 Kind kind = metric.startsWith("size") || metric.equals("files") ? Kind.CONSTANT : Kind.GAUGE;
