@@ -1,0 +1,179 @@
+package io.sluice.server.kafka;
+
+import io.sluice.core.labels.LabelLimits;
+import io.sluice.server.format.DecoderLimits;
+import io.sluice.server.format.PayloadFormat;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Kafka-side configuration of one Sluice instance; the process fills it from YAML, flags and the
+ * environment. Every check happens here, in the constructor, with a one-line message naming the
+ * field, so a bad configuration is reported before any thread starts.
+ *
+ * @param bootstrapServers  {@code host:port[,host:port...]} of the cluster
+ * @param groupId           the consumer group all instances of a deployment share
+ * @param groupInstanceId   static membership ({@code group.instance.id}), suffixed {@code -<thread>} per
+ *                          consumer thread; null = dynamic membership
+ * @param consumerThreads   consumer threads, each its own {@code KafkaConsumer} in the group
+ * @param formatByTopic     the topics to consume and the payload format of each
+ * @param kafkaProperties   Kafka client properties passed through verbatim (security, SASL, TLS, fetch
+ *                          sizes, {@code auto.offset.reset}...); the ones Sluice manages are refused
+ * @param deadLetterTopic   where undecodable records are copied with the error in their headers; null = none
+ * @param decoderLimits     record-size limits of the decoders
+ * @param labelLimits       labels per series, name and value lengths
+ * @param commitIntervalMs  how often offsets made durable by every shard are committed
+ * @param pollTimeoutMs     the longest a consumer waits in {@code poll} for records
+ */
+public record IngestConfig(
+        String bootstrapServers, String groupId, String groupInstanceId,
+        int consumerThreads, Map<String, PayloadFormat> formatByTopic, Map<String, String> kafkaProperties,
+        String deadLetterTopic, DecoderLimits decoderLimits, LabelLimits labelLimits,
+        long commitIntervalMs, long pollTimeoutMs) {
+
+    public static final int DEFAULT_CONSUMER_THREADS = 1;
+    public static final long DEFAULT_COMMIT_INTERVAL_MS = 1_000;
+    public static final long DEFAULT_POLL_TIMEOUT_MS = 100;
+    public static final int MAX_CONSUMER_THREADS = 256;
+
+    /**
+     * Client properties Sluice sets itself: exactly-once needs manual commits of what the shards made
+     * durable, byte-array values decoded in place, and cooperative rebalancing (a revocation hands over
+     * only the partitions that move). Each maps to the reason given when a user sets it.
+     */
+    static final Map<String, String> MANAGED_PROPERTIES = Map.of(
+            "bootstrap.servers", "set bootstrapServers instead",
+            "group.id", "set groupId instead",
+            "group.instance.id", "set groupInstanceId instead",
+            "enable.auto.commit", "Sluice commits only offsets every shard made durable (exactly-once)",
+            "key.deserializer", "Sluice reads record values as bytes",
+            "value.deserializer", "Sluice reads record values as bytes",
+            "partition.assignment.strategy", "Sluice uses cooperative-sticky assignment",
+            "group.protocol", "Sluice uses the classic group protocol with cooperative-sticky assignment");
+
+    public IngestConfig {
+        requireText("bootstrapServers", bootstrapServers);
+        for (String server : bootstrapServers.split(",", -1)) {
+            if (!server.strip().matches("(\\[[0-9a-fA-F:.]+\\]|[^:\\s\\[\\]]+):\\d{1,5}")) {
+                throw new IllegalArgumentException("bootstrapServers: '" + server.strip() + "' is not host:port");
+            }
+        }
+        requireText("groupId", groupId);
+        if (groupInstanceId != null) {
+            requireText("groupInstanceId", groupInstanceId);
+        }
+        if (consumerThreads < 1 || consumerThreads > MAX_CONSUMER_THREADS) {
+            throw new IllegalArgumentException("consumerThreads must be 1.." + MAX_CONSUMER_THREADS + ", was " + consumerThreads);
+        }
+        formatByTopic = checkTopics(formatByTopic);
+        kafkaProperties = checkProperties(kafkaProperties);
+        if (deadLetterTopic != null) {
+            requireText("deadLetterTopic", deadLetterTopic);
+            if (formatByTopic.containsKey(deadLetterTopic)) {
+                throw new IllegalArgumentException("deadLetterTopic '" + deadLetterTopic
+                        + "' is also consumed: rejected records would come back for ever");
+            }
+        }
+        if (decoderLimits == null) {
+            throw new IllegalArgumentException("decoderLimits is missing");
+        }
+        if (labelLimits == null) {
+            throw new IllegalArgumentException("labelLimits is missing");
+        }
+        if (commitIntervalMs < 10 || commitIntervalMs > 3_600_000) {
+            throw new IllegalArgumentException("commitIntervalMs must be 10..3600000, was " + commitIntervalMs);
+        }
+        if (pollTimeoutMs < 1 || pollTimeoutMs > 60_000) {
+            throw new IllegalArgumentException("pollTimeoutMs must be 1..60000, was " + pollTimeoutMs);
+        }
+    }
+
+    /** Defaults for everything but where to connect and what to consume. */
+    public static IngestConfig defaults(String bootstrapServers, String groupId, Map<String, PayloadFormat> formatByTopic) {
+        return new IngestConfig(bootstrapServers, groupId, null, DEFAULT_CONSUMER_THREADS, formatByTopic, Map.of(), null,
+                DecoderLimits.DEFAULTS, LabelLimits.DEFAULT, DEFAULT_COMMIT_INTERVAL_MS, DEFAULT_POLL_TIMEOUT_MS);
+    }
+
+    public IngestConfig withConsumerThreads(int n) {
+        return new IngestConfig(bootstrapServers, groupId, groupInstanceId, n, formatByTopic, kafkaProperties,
+                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs);
+    }
+
+    public IngestConfig withGroupInstanceId(String id) {
+        return new IngestConfig(bootstrapServers, groupId, id, consumerThreads, formatByTopic, kafkaProperties,
+                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs);
+    }
+
+    public IngestConfig withKafkaProperties(Map<String, String> properties) {
+        return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, properties,
+                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs);
+    }
+
+    public IngestConfig withDeadLetterTopic(String topic) {
+        return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
+                topic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs);
+    }
+
+    public IngestConfig withLimits(DecoderLimits decoder, LabelLimits labels) {
+        return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
+                deadLetterTopic, decoder, labels, commitIntervalMs, pollTimeoutMs);
+    }
+
+    public IngestConfig withCommitIntervalMs(long ms) {
+        return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
+                deadLetterTopic, decoderLimits, labelLimits, ms, pollTimeoutMs);
+    }
+
+    /** The consumed topics. */
+    public Set<String> topics() {
+        return formatByTopic.keySet();
+    }
+
+    private static Map<String, PayloadFormat> checkTopics(Map<String, PayloadFormat> formatByTopic) {
+        if (formatByTopic == null || formatByTopic.isEmpty()) {
+            throw new IllegalArgumentException("formatByTopic: no topic to consume");
+        }
+        Map<String, PayloadFormat> copy = new LinkedHashMap<>();
+        formatByTopic.forEach((topic, format) -> {
+            if (topic == null || !topic.matches("[a-zA-Z0-9._-]{1,249}")) {
+                throw new IllegalArgumentException("formatByTopic: '" + topic
+                        + "' is not a Kafka topic name (1-249 of a-z A-Z 0-9 . _ -)");
+            }
+            if (format == null) {
+                throw new IllegalArgumentException("formatByTopic: topic '" + topic + "' has no format");
+            }
+            copy.put(topic, format);
+        });
+        return Collections.unmodifiableMap(copy);
+    }
+
+    private static Map<String, String> checkProperties(Map<String, String> properties) {
+        if (properties == null) {
+            return Map.of();
+        }
+        Map<String, String> copy = new TreeMap<>();
+        properties.forEach((key, value) -> {
+            if (key == null || key.isBlank()) {
+                throw new IllegalArgumentException("kafkaProperties: a property has no name");
+            }
+            String why = MANAGED_PROPERTIES.get(key);
+            if (why != null) {
+                throw new IllegalArgumentException("kafkaProperties: '" + key + "' cannot be set: " + why);
+            }
+            if (value == null) {
+                throw new IllegalArgumentException("kafkaProperties: '" + key + "' has no value");
+            }
+            copy.put(key, value);
+        });
+        return Collections.unmodifiableMap(copy);
+    }
+
+    private static void requireText(String field, String value) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(field + " is missing");
+        }
+    }
+}

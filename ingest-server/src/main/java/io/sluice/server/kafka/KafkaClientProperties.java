@@ -1,0 +1,63 @@
+package io.sluice.server.kafka;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.producer.ProducerConfig;
+
+/**
+ * Builds the client properties of the consumers and the dead-letter producer from an
+ * {@link IngestConfig}: the user's pass-through properties, then the ones Sluice manages (which the
+ * config refuses as user input). A pass-through property meant for the other kind of client is left
+ * out, so Kafka does not warn about unused configuration.
+ */
+final class KafkaClientProperties {
+    private static final Set<String> CONSUMER_KEYS = ConsumerConfig.configNames();
+    private static final Set<String> PRODUCER_KEYS = ProducerConfig.configNames();
+
+    private KafkaClientProperties() {
+    }
+
+    /** Properties of consumer thread {@code thread} (0-based). */
+    static Map<String, Object> consumer(IngestConfig config, int thread) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, "sluice-" + config.groupId() + "-" + thread);
+        config.kafkaProperties().forEach((k, v) -> {
+            if (CONSUMER_KEYS.contains(k) || !PRODUCER_KEYS.contains(k)) {
+                p.put(k, v);
+            }
+        });
+        if (config.kafkaProperties().containsKey(ConsumerConfig.CLIENT_ID_CONFIG)) {
+            p.put(ConsumerConfig.CLIENT_ID_CONFIG, config.kafkaProperties().get(ConsumerConfig.CLIENT_ID_CONFIG) + "-" + thread);
+        }
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
+        if (config.groupInstanceId() != null) {
+            p.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, config.groupInstanceId() + "-" + thread);
+        }
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+        p.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
+        return p;
+    }
+
+    /** Properties of the dead-letter producer: idempotent, acknowledged by all replicas. */
+    static Map<String, Object> deadLetterProducer(IngestConfig config) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, "sluice-" + config.groupId() + "-dead-letters");
+        // A send waits at most this long for the topic's metadata or buffer space: it runs on a consumer thread.
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "5000");
+        config.kafkaProperties().forEach((k, v) -> {
+            if (PRODUCER_KEYS.contains(k) || !CONSUMER_KEYS.contains(k)) {
+                p.put(k, v);
+            }
+        });
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        return p;
+    }
+}

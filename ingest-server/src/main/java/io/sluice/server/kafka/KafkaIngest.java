@@ -1,0 +1,183 @@
+package io.sluice.server.kafka;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.head.Head;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.KafkaException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Kafka consumers of one Sluice instance: {@link IngestConfig#consumerThreads()} threads, each
+ * its own {@code KafkaConsumer} in the group, feeding the {@link Head}'s shards exactly once (see
+ * {@link ConsumerWorker} and DESIGN.md "The exactly-once contract with Kafka").
+ *
+ * <p>Lifecycle: construct (creates the consumers: a bad client property fails here), {@link #start()}
+ * once the head is started (its WALs replayed: the seek positions come from them), {@link #close()}
+ * before closing the head. Thread-safe.
+ */
+public final class KafkaIngest implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaIngest.class);
+
+    private final IngestConfig config;
+    private final Head head;
+    private final List<ConsumerWorker> workers = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private final AtomicInteger assignedPartitions = new AtomicInteger();
+    private final DeadLetterPublisher deadLetters;
+    private boolean started; // guarded by this
+    private boolean closed;  // guarded by this
+
+    public KafkaIngest(IngestConfig config, Head head, MeterRegistry registry) {
+        this.config = config;
+        this.head = head;
+        IngestMetrics metrics = new IngestMetrics(registry, this::pausedPartitions);
+        DeadLetterPublisher dlq = null;
+        try {
+            if (config.deadLetterTopic() != null) {
+                dlq = new DeadLetterPublisher(config.deadLetterTopic(), KafkaClientProperties.deadLetterProducer(config), metrics);
+            }
+            RejectedRecords rejects = new RejectedRecords(metrics, dlq);
+            for (int i = 0; i < config.consumerThreads(); i++) {
+                workers.add(new ConsumerWorker(i, config, head, metrics, rejects, assignedPartitions));
+            }
+        } catch (KafkaException e) {
+            workers.forEach(ConsumerWorker::closeUnstarted); // the consumers created before the failure
+            if (dlq != null) {
+                dlq.close();
+            }
+            throw new IllegalArgumentException("Kafka client configuration: " + rootMessage(e), e);
+        }
+        this.deadLetters = dlq;
+    }
+
+    /** Starts the consumer threads. The head must be started (its WALs replayed). */
+    public synchronized void start() {
+        if (started) {
+            throw new IllegalStateException("KafkaIngest already started");
+        }
+        if (!head.isReady()) {
+            throw new IllegalStateException("start the head (replay its WALs) before consuming");
+        }
+        if (deadLetters != null) {
+            deadLetters.checkTopic(); // a missing topic would make every rejected record wait for its metadata
+        }
+        started = true;
+        for (ConsumerWorker worker : workers) {
+            threads.add(Thread.ofPlatform().name("sluice-consumer-" + worker.index()).start(worker));
+        }
+        LOG.info("consuming {} as group {} with {} thread(s)", config.formatByTopic(), config.groupId(), workers.size());
+    }
+
+    /** True once the group gave this instance partitions (readiness). */
+    public boolean hasAssignment() {
+        return assignedPartitions.get() > 0;
+    }
+
+    /** Partitions assigned to this instance right now. */
+    public int assignedPartitions() {
+        return assignedPartitions.get();
+    }
+
+    /** Partitions paused right now because a shard queue was full. */
+    public int pausedPartitions() {
+        int n = 0;
+        for (ConsumerWorker w : workers) {
+            n += w.pausedPartitions();
+        }
+        return n;
+    }
+
+    /** True while every consumer thread runs (none stopped on an internal error). */
+    public boolean isHealthy() {
+        synchronized (this) {
+            if (!started || closed) {
+                return false;
+            }
+        }
+        for (int i = 0; i < workers.size(); i++) {
+            if (workers.get(i).failure() != null || !threads.get(i).isAlive()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Graceful: stops polling, hands every routed sample to the shards, waits until they are durable
+     * (WAL sync), commits their offsets and leaves the group. Close the head afterwards.
+     */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        for (ConsumerWorker worker : workers) {
+            worker.stop();
+        }
+        boolean interrupted = false;
+        for (Thread thread : threads) {
+            while (true) {
+                try {
+                    thread.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true; // finish the handover first: an abandoned one re-reads records
+                }
+            }
+        }
+        if (!started) {
+            workers.forEach(ConsumerWorker::closeUnstarted);
+        }
+        if (deadLetters != null) {
+            deadLetters.close();
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        LOG.info("consumers of group {} closed", config.groupId());
+    }
+
+    /**
+     * Checks that the cluster answers within {@code timeout}; throws IllegalStateException with a
+     * one-line message otherwise (for start-up validation).
+     */
+    public static void checkBrokerReachable(IngestConfig config, Duration timeout) {
+        Map<String, Object> props = new java.util.HashMap<>(KafkaClientProperties.deadLetterProducer(config));
+        props.keySet().retainAll(AdminClientConfig.configNames());
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        props.put(AdminClientConfig.CLIENT_ID_CONFIG, "sluice-" + config.groupId() + "-probe");
+        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        try (Admin admin = Admin.create(props)) {
+            admin.describeCluster().nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException | KafkaException e) {
+            throw new IllegalStateException("Kafka at " + config.bootstrapServers() + " is not reachable within "
+                    + timeout.toMillis() + " ms: " + rootMessage(e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while connecting to Kafka at " + config.bootstrapServers());
+        }
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        String m = t.getMessage();
+        return m == null ? t.getClass().getSimpleName() : m;
+    }
+}

@@ -1,0 +1,120 @@
+package io.sluice.server.kafka;
+
+import io.sluice.core.head.Head;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Kafka half of the exactly-once contract: commits for a partition exactly the offset after what
+ * every shard holds durably ({@link Head#durableWatermark(int)} + 1), and only forward. A commit that
+ * fails (a rebalance in progress, a coordinator moving) is logged and retried at the next interval;
+ * nothing is lost by committing late, only re-read and skipped by the shards after a restart.
+ * Owned by one consumer thread (it uses that thread's consumer).
+ */
+final class OffsetCommitter {
+    private static final Logger LOG = LoggerFactory.getLogger(OffsetCommitter.class);
+    private static final long SYNC_REQUEST_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(20);
+    private static final long PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Head head;
+    private final IngestMetrics metrics;
+    private final RejectedRecords rejects;
+
+    OffsetCommitter(KafkaConsumer<byte[], byte[]> consumer, Head head, IngestMetrics metrics, RejectedRecords rejects) {
+        this.consumer = consumer;
+        this.head = head;
+        this.metrics = metrics;
+        this.rejects = rejects;
+    }
+
+    /** Commits what became durable for {@code partitions} since their last commit; true if nothing failed. */
+    boolean commit(Collection<AssignedPartition> partitions) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = null;
+        for (AssignedPartition p : partitions) {
+            long next = head.durableWatermark(p.streamId) + 1;
+            if (next > 0 && next > p.committedOffset) {
+                if (offsets == null) {
+                    offsets = new HashMap<>();
+                }
+                offsets.put(p.partition, new OffsetAndMetadata(next));
+            }
+        }
+        if (offsets == null) {
+            return true;
+        }
+        rejects.flush(); // a committed offset's rejected records must be in the dead-letter topic
+        long start = System.nanoTime();
+        try {
+            commitSync(offsets);
+        } catch (CommitFailedException | RebalanceInProgressException | RetriableException e) {
+            LOG.warn("offset commit of {} partition(s) failed, retried later: {}", offsets.size(), e.getMessage());
+            return false;
+        } finally {
+            metrics.commitLatency.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        }
+        for (AssignedPartition p : partitions) {
+            OffsetAndMetadata committed = offsets.get(p.partition);
+            if (committed != null) {
+                p.committedOffset = committed.offset();
+            }
+        }
+        return true;
+    }
+
+    /** A pending {@code wakeup()} (shutdown) interrupts the first blocking call; the commit still has to happen. */
+    private void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
+        try {
+            consumer.commitSync(offsets);
+        } catch (WakeupException e) {
+            consumer.commitSync(offsets);
+        }
+    }
+
+    /**
+     * Asks the shards to sync and waits until, for each partition, every shard holds durably what was
+     * handled ({@code handledByStream[streamId]}), or until {@code deadlineNs}. Returns false on timeout
+     * (a shard cannot write its WAL): what is durable is still committed, the rest is read again.
+     */
+    boolean awaitDurable(Collection<AssignedPartition> partitions, long[] handledByStream, long deadlineNs) {
+        long lastRequest = 0;
+        while (true) {
+            AssignedPartition behind = firstBehind(partitions, handledByStream);
+            if (behind == null) {
+                return true;
+            }
+            long now = System.nanoTime();
+            if (now - deadlineNs > 0) {
+                LOG.warn("{} is durable up to offset {} of {} handled; committing what is durable",
+                        behind.partition, head.durableWatermark(behind.streamId), handledByStream[behind.streamId]);
+                return false;
+            }
+            if (now - lastRequest > SYNC_REQUEST_INTERVAL_NS) {
+                head.requestSync();
+                lastRequest = now;
+            }
+            LockSupport.parkNanos(PARK_NS);
+        }
+    }
+
+    private AssignedPartition firstBehind(Collection<AssignedPartition> partitions, long[] handledByStream) {
+        for (AssignedPartition p : partitions) {
+            if (head.durableWatermark(p.streamId) < handledByStream[p.streamId]) {
+                return p;
+            }
+        }
+        return null;
+    }
+}

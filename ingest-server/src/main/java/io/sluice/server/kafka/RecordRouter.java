@@ -1,0 +1,472 @@
+package io.sluice.server.kafka;
+
+import io.sluice.core.head.Head;
+import io.sluice.core.head.ShardBatch;
+import io.sluice.core.labels.LabelLimits;
+import io.sluice.core.labels.LabelsBuilder;
+import io.sluice.core.labels.LabelsStatus;
+import io.sluice.server.format.MetricSink;
+import io.sluice.server.format.PayloadDecoder;
+import io.sluice.server.format.PayloadException;
+import java.util.Arrays;
+
+/**
+ * Sorts the samples of decoded Kafka records into one open batch per shard: label pairs or canonical
+ * labels go through a {@link LabelsBuilder} (validation, canonical bytes, MurmurHash3), the hash picks
+ * the shard, and the series and its samples are appended to that shard's open {@link ShardBatch}.
+ * Sharding happens here, once; a shard receives only its own samples. Nothing is allocated per
+ * series or sample.
+ *
+ * <p>A record is all or nothing. Before its first series in a shard the router writes
+ * {@code record(streamId, offset)} and remembers the batch's {@link ShardBatch#mark() mark}; if the
+ * record turns out to be bad (a {@link PayloadException}, invalid labels) every touched batch is
+ * rewound to its mark. A record is never split over two batches of one shard — the shard skips a
+ * RECORD entry whose offset it has applied, so the second half would be dropped. Instead:
+ * <ul>
+ *   <li>before a record, a batch whose free space is below the record's expected share (learnt per
+ *       format as bytes added per record byte) is submitted first;</li>
+ *   <li>if a batch still fills up mid-record, the record is rewound, that batch submitted and the
+ *       record decoded again into a fresh one;</li>
+ *   <li>a record whose samples for one shard do not fit an empty batch is rejected as
+ *       {@link RejectReasons#TOO_LARGE} (raise the head's batch size to take such records).</li>
+ * </ul>
+ *
+ * <p>Backpressure: when a shard has no free batch ({@link io.sluice.core.head.Shard#acquireBatch()}
+ * is null) the record is rewound and {@link #route} returns {@link #BLOCKED}; the caller retries the
+ * same record after {@link #tryUnblock()}.
+ *
+ * <p>Offsets-only hand-off: {@link #handOffWatermarks} tells every shard how far each stream has been
+ * handled, also shards that got none of its samples, so no shard holds the commit back.
+ *
+ * <p>Owned by one consumer thread: every field is read and written by that thread only.
+ */
+final class RecordRouter implements MetricSink {
+    static final int ROUTED = 0;
+    static final int BLOCKED = 1;
+    static final int REJECTED = 2;
+
+    /** Sink states while decoding one record: anything but OK stops writing into batches. */
+    private static final int WRITING = 0;
+    private static final int LABEL_ERROR = 1;
+    private static final int OVERFLOW = 2;
+    private static final int NO_BATCH = 3;
+    /** decodeOnce's fourth outcome besides ROUTED, BLOCKED and REJECTED: a batch filled up mid-record. */
+    private static final int FULL = -1;
+    private static final byte[] EMPTY = new byte[0];
+    /** How fast the learnt expansion decays towards a smaller observed one (1/64 per record). */
+    private static final int EXPANSION_DECAY = 64;
+
+    private final Head head;
+    private final LabelsBuilder labels;
+    private final int maxRecordBytes;
+    private final int batchCapacityBytes;
+    private final ShardBatch[] open;          // the open batch of each shard, null if none
+    private final int[] marks;                // per shard: batch length before this record, -1 if untouched
+    private final int[] touched;              // shards the current record touched
+    private final double[] expansionByFormat; // per format ordinal: batch bytes added per record byte (max over shards)
+    private final long[][] sentWatermarks;    // [shard][streamId]: the last watermark handed to the shard, -1 none
+
+    // The record being routed.
+    private int touchedCount;
+    private int streamId;
+    private long offset;
+    private int state;
+    private int stateShard;
+    private ShardBatch current;               // receives the current series' samples; null = dropped
+    private long recordSamples;
+    private long recordSeries;
+    private LabelsStatus labelError;
+    private long labelErrorSeries;
+    private int blockedShard = -1;
+
+    // The outcome of the last REJECTED route.
+    private String rejectReason;
+    private String rejectMessage;
+    private long rejectedSamples;
+    private RuntimeException internalError;
+
+    RecordRouter(Head head, LabelLimits labelLimits, int maxRecordBytes, int formats) {
+        this.head = head;
+        this.labels = new LabelsBuilder(labelLimits);
+        this.maxRecordBytes = maxRecordBytes;
+        this.batchCapacityBytes = head.options().batchBytes();
+        int shards = head.shardCount();
+        this.open = new ShardBatch[shards];
+        this.marks = new int[shards];
+        this.touched = new int[shards];
+        this.expansionByFormat = new double[formats];
+        this.sentWatermarks = new long[shards][0];
+        Arrays.fill(marks, -1);
+    }
+
+    /**
+     * Routes one record value. Returns {@link #ROUTED} (its samples are in the open batches; count
+     * them with {@link #recordSamples()}), {@link #BLOCKED} (nothing of it was kept; call again after
+     * {@link #tryUnblock()}) or {@link #REJECTED} (nothing of it was kept; see {@link #rejectReason()}).
+     */
+    int route(PayloadDecoder decoder, int formatIndex, int streamId, long offset, byte[] value, long recordTimestampMs) {
+        byte[] bytes = value == null ? EMPTY : value;
+        if (bytes.length > maxRecordBytes) {
+            return reject(RejectReasons.TOO_LARGE, "record of " + bytes.length + " bytes exceeds maxRecordBytes "
+                    + maxRecordBytes, 0);
+        }
+        this.streamId = streamId;
+        this.offset = offset;
+        makeRoom(formatIndex, bytes.length);
+        while (true) {
+            int outcome = decodeOnce(decoder, bytes, recordTimestampMs);
+            if (outcome != FULL) {
+                if (outcome == ROUTED) {
+                    learnExpansion(formatIndex, bytes.length);
+                    forgetMarks();
+                }
+                return outcome;
+            }
+            // A batch filled up mid-record: rewound; hand that batch over and decode again.
+            int shard = stateShard;
+            if (marks[shard] == 0) {
+                rollback();
+                return reject(RejectReasons.TOO_LARGE, "the record's samples for shard " + shard + " need more than a whole batch of "
+                        + batchCapacityBytes + " bytes; raise the head's batch size", recordSamples);
+            }
+            rollback();
+            submit(shard);
+        }
+    }
+
+    /** Decodes into the batches; returns ROUTED, BLOCKED, REJECTED or FULL (not yet rewound). */
+    private int decodeOnce(PayloadDecoder decoder, byte[] bytes, long recordTimestampMs) {
+        touchedCount = 0;
+        state = WRITING;
+        current = null;
+        recordSamples = 0;
+        recordSeries = 0;
+        try {
+            decoder.decode(bytes, 0, bytes.length, recordTimestampMs, this);
+        } catch (PayloadException e) {
+            rollback();
+            return reject(e.reason().label(), e.getMessage(), recordSamples);
+        } catch (RuntimeException e) {
+            rollback();
+            return rejectInternal(e);
+        }
+        return switch (state) {
+            case WRITING -> ROUTED;
+            case LABEL_ERROR -> {
+                rollback();
+                yield reject(RejectReasons.of(labelError), "series " + labelErrorSeries + " of the record: "
+                        + RejectReasons.of(labelError) + describeLabelError(), recordSamples);
+            }
+            case NO_BATCH -> {
+                rollback();
+                blockedShard = stateShard;
+                yield BLOCKED;
+            }
+            default -> FULL;
+        };
+    }
+
+    private String describeLabelError() {
+        int at = labels.errorPosition();
+        return at < 0 ? "" : " (position " + at + ")";
+    }
+
+    /**
+     * After {@link #BLOCKED}: takes a free batch of the shard that had none, if there is one now.
+     * True when the record can be retried.
+     */
+    boolean tryUnblock() {
+        if (blockedShard < 0) {
+            return true;
+        }
+        if (open[blockedShard] == null) {
+            ShardBatch batch = head.shard(blockedShard).acquireBatch();
+            if (batch == null) {
+                return false;
+            }
+            open[blockedShard] = batch;
+        }
+        blockedShard = -1;
+        return true;
+    }
+
+    /** The shard that had no free batch at the last {@link #BLOCKED}, or -1. */
+    int blockedShard() {
+        return blockedShard;
+    }
+
+    // ---------------------------------------------------------------- MetricSink (decoder callbacks)
+
+    @Override
+    public void beginSeries() {
+        current = null;
+        recordSeries++;
+        if (state == WRITING) {
+            labels.reset();
+        }
+    }
+
+    @Override
+    public void label(byte[] nameBuf, int nameOff, int nameLen, byte[] valueBuf, int valueOff, int valueLen) {
+        if (state == WRITING) {
+            labels.add(nameBuf, nameOff, nameLen, valueBuf, valueOff, valueLen);
+        }
+    }
+
+    @Override
+    public void endLabels() {
+        if (state == WRITING) {
+            LabelsStatus status = labels.build();
+            if (status != LabelsStatus.OK) {
+                labelError(status);
+                return;
+            }
+            routeSeries(labels.hash(), labels.bytes(), 0, labels.length());
+        }
+    }
+
+    @Override
+    public void canonicalSeries(byte[] buf, int off, int len) {
+        current = null;
+        recordSeries++;
+        if (state == WRITING) {
+            LabelsStatus status = labels.fromCanonical(buf, off, len);
+            if (status != LabelsStatus.OK) {
+                labelError(status);
+                return;
+            }
+            routeSeries(labels.hash(), buf, off, len); // validated: the record's own bytes are canonical
+        }
+    }
+
+    @Override
+    public void sample(long timestampMs, double value) {
+        recordSamples++;
+        ShardBatch batch = current;
+        if (batch != null && !batch.sample(timestampMs, Double.doubleToRawLongBits(value))) {
+            stop(OVERFLOW, batch.shard());
+        }
+    }
+
+    private void routeSeries(long hash, byte[] canonical, int off, int len) {
+        int shard = head.shardOf(hash);
+        ShardBatch batch = open[shard];
+        if (marks[shard] < 0) { // the record's first series in this shard
+            if (batch == null) {
+                batch = head.shard(shard).acquireBatch();
+                if (batch == null) {
+                    stop(NO_BATCH, shard);
+                    return;
+                }
+                open[shard] = batch;
+            }
+            marks[shard] = batch.mark();
+            touched[touchedCount++] = shard;
+            if (!batch.record(streamId, offset)) {
+                stop(OVERFLOW, shard);
+                return;
+            }
+        }
+        if (!batch.series(hash, canonical, off, len)) {
+            stop(OVERFLOW, shard);
+            return;
+        }
+        current = batch;
+    }
+
+    private void labelError(LabelsStatus status) {
+        labelError = status;
+        labelErrorSeries = recordSeries - 1;
+        stop(LABEL_ERROR, -1);
+    }
+
+    private void stop(int newState, int shard) {
+        state = newState;
+        stateShard = shard;
+        current = null;
+    }
+
+    // ---------------------------------------------------------------- batches
+
+    /** Submits, before the record, every open batch with less room than the record is expected to take. */
+    private void makeRoom(int formatIndex, int recordBytes) {
+        long expected = (long) Math.ceil(recordBytes * expansionByFormat[formatIndex]);
+        if (expected == 0) {
+            return;
+        }
+        for (int s = 0; s < open.length; s++) {
+            ShardBatch batch = open[s];
+            if (batch != null && !batch.isEmpty() && batch.capacityBytes() - batch.lengthBytes() < expected) {
+                submit(s);
+            }
+        }
+    }
+
+    private void learnExpansion(int formatIndex, int recordBytes) {
+        if (recordBytes == 0) {
+            return;
+        }
+        int maxAdded = 0;
+        for (int i = 0; i < touchedCount; i++) {
+            int s = touched[i];
+            maxAdded = Math.max(maxAdded, open[s].lengthBytes() - marks[s]);
+        }
+        double observed = (double) maxAdded / recordBytes;
+        double e = expansionByFormat[formatIndex];
+        expansionByFormat[formatIndex] = observed >= e ? observed : e - (e - observed) / EXPANSION_DECAY;
+    }
+
+    private void rollback() {
+        for (int i = 0; i < touchedCount; i++) {
+            int s = touched[i];
+            open[s].rewind(marks[s]);
+            marks[s] = -1;
+        }
+        touchedCount = 0;
+    }
+
+    private void forgetMarks() {
+        for (int i = 0; i < touchedCount; i++) {
+            marks[touched[i]] = -1;
+        }
+        touchedCount = 0;
+    }
+
+    private void submit(int shard) {
+        ShardBatch batch = open[shard];
+        open[shard] = null;
+        head.shard(shard).submit(batch);
+    }
+
+    /**
+     * Hands every non-empty open batch to its shard and returns empty ones to their pools (end of a
+     * poll, backpressure, revocation, shutdown): between polls this thread holds no batch, so other
+     * consumer threads of the process can always get one. Only between records.
+     */
+    void flush() {
+        for (int s = 0; s < open.length; s++) {
+            ShardBatch batch = open[s];
+            if (batch != null) {
+                open[s] = null;
+                if (batch.isEmpty()) {
+                    head.shard(s).release(batch);
+                } else {
+                    head.shard(s).submit(batch);
+                }
+            }
+        }
+    }
+
+    /** Returns the open batches unused to their shards' pools (the router is closing). */
+    void releaseOpenBatches() {
+        for (int s = 0; s < open.length; s++) {
+            if (open[s] != null) {
+                head.shard(s).release(open[s]);
+                open[s] = null;
+            }
+        }
+    }
+
+    /**
+     * Tells every shard how far each of {@code streams[0, count)} has been handled: a WATERMARK entry
+     * {@code (streamId, handled[streamId])} for each stream a shard has not heard of up to there.
+     * Returns false if some shard had no free batch; the rest is handed over on the next call.
+     */
+    boolean handOffWatermarks(int[] streams, int count, long[] handled) {
+        boolean complete = true;
+        for (int s = 0; s < open.length; s++) {
+            long[] sent = sentWatermarks(s, handled.length);
+            for (int i = 0; i < count; i++) {
+                int id = streams[i];
+                long w = handled[id];
+                if (w > sent[id]) {
+                    if (!appendWatermark(s, id, w)) {
+                        complete = false;
+                        break;
+                    }
+                    sent[id] = w;
+                }
+            }
+        }
+        return complete;
+    }
+
+    /** Forgets what was handed over for {@code streamId} (its partition was assigned again). */
+    void resetWatermark(int streamId, long handled) {
+        for (int s = 0; s < open.length; s++) {
+            long[] sent = sentWatermarks(s, streamId + 1);
+            sent[streamId] = handled;
+        }
+    }
+
+    private boolean appendWatermark(int shard, int id, long watermark) {
+        for (int attempt = 0; attempt < 2; attempt++) {
+            ShardBatch batch = open[shard];
+            if (batch == null) {
+                batch = head.shard(shard).acquireBatch();
+                if (batch == null) {
+                    return false;
+                }
+                open[shard] = batch;
+            }
+            if (batch.watermark(id, watermark)) {
+                return true;
+            }
+            submit(shard); // full: the entry goes into the next batch
+        }
+        throw new IllegalStateException("a watermark entry does not fit an empty batch of shard " + shard);
+    }
+
+    private long[] sentWatermarks(int shard, int streams) {
+        long[] sent = sentWatermarks[shard];
+        if (sent.length < streams) {
+            int old = sent.length;
+            sent = Arrays.copyOf(sent, Math.max(streams, old * 2));
+            Arrays.fill(sent, old, sent.length, -1L);
+            sentWatermarks[shard] = sent;
+        }
+        return sent;
+    }
+
+    // ---------------------------------------------------------------- outcome
+
+    private int reject(String reason, String message, long samples) {
+        rejectReason = reason;
+        rejectMessage = message;
+        rejectedSamples = samples;
+        return REJECTED;
+    }
+
+    private int rejectInternal(RuntimeException e) {
+        rejectReason = RejectReasons.INTERNAL_ERROR;
+        rejectMessage = "decoder failed: " + e;
+        rejectedSamples = recordSamples;
+        internalError = e;
+        return REJECTED;
+    }
+
+    /** Samples of the last ROUTED record. */
+    long recordSamples() {
+        return recordSamples;
+    }
+
+    String rejectReason() {
+        return rejectReason;
+    }
+
+    String rejectMessage() {
+        return rejectMessage;
+    }
+
+    /** Samples the decoder had emitted from the last REJECTED record before it was rejected. */
+    long rejectedSamples() {
+        return rejectedSamples;
+    }
+
+    /** The exception behind the last {@link RejectReasons#INTERNAL_ERROR}, then cleared. */
+    RuntimeException takeInternalError() {
+        RuntimeException e = internalError;
+        internalError = null;
+        return e;
+    }
+}

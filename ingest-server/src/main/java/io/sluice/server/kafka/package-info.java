@@ -1,0 +1,59 @@
+/**
+ * Kafka consumption: from a consumer group into the head's shards, exactly once.
+ *
+ * <h2>Pieces</h2>
+ * <ul>
+ *   <li>{@link io.sluice.server.kafka.KafkaIngest} — the consumers of one instance; built from an
+ *       {@link io.sluice.server.kafka.IngestConfig} (validated in its constructor, one-line messages).</li>
+ *   <li>{@code ConsumerWorker} — one thread, one {@code KafkaConsumer} (cooperative-sticky, manual
+ *       commits, optional static membership): poll, route, hand off, commit, rebalance.</li>
+ *   <li>{@code RecordRouter} — decodes a record in place and sorts its samples into one open
+ *       {@code ShardBatch} per shard (labels validated, canonicalised and hashed once, here);
+ *       all-or-nothing per record; allocation-free per sample.</li>
+ *   <li>{@code OffsetCommitter}, {@code PartitionBook} — what was handled, what is durable, what is committed.</li>
+ *   <li>{@code RejectedRecords}, {@code DeadLetterPublisher}, {@code RateLimitedLog} — bad input.</li>
+ *   <li>{@link io.sluice.server.kafka.EmbeddedKafka} — an in-process single-node KRaft broker (tests, demo, benchmarks).</li>
+ *   <li>{@link io.sluice.server.kafka.ConsumerPath} — the routing path without Kafka, for benchmarks.</li>
+ * </ul>
+ *
+ * <h2>Threads</h2>
+ * Each consumer thread owns its consumer, router, decoders and partition book; nothing of it is
+ * shared but the head (reached only through shard batches and its thread-safe watermarks), the
+ * meters and the dead-letter producer (both thread-safe). Rebalance callbacks run on the consumer
+ * thread inside {@code poll}. Between polls a consumer thread holds no shard batch.
+ *
+ * <h2>Exactly once (DESIGN.md "The exactly-once contract with Kafka")</h2>
+ * <ol>
+ *   <li>Before a record's first series in a shard batch the router writes {@code RECORD(stream, offset)};
+ *       a shard skips records at or below the offset it has applied for that stream, so records
+ *       re-read after a restart are not applied twice.</li>
+ *   <li>After each poll every shard gets {@code WATERMARK(stream, last handled offset)} for every
+ *       partition of the thread (offsets-only hand-off), so a shard without samples of a partition
+ *       does not hold its commit back. A rejected record counts as handled.</li>
+ *   <li>The committed offset of a partition is {@code head.durableWatermark(stream) + 1} (the minimum
+ *       over shards of what their WALs hold after a sync), only ever moved forward, every
+ *       {@code commitIntervalMs} and on revocation and close.</li>
+ *   <li>On assignment a partition is sought to {@code max(committed, durableWatermark + 1)}: a WAL
+ *       ahead of the commit (a crash between sync and commit) is not read again; a commit ahead of
+ *       this head's WAL (another instance consumed meanwhile) wins.</li>
+ *   <li>On revocation (cooperative: only the partitions that move) and on close: drop the polled but
+ *       unrouted records, hand off the watermarks, ask the shards to sync, wait (at most 30 s) until
+ *       the durable watermark reaches what was handled, commit, forget the partition (its lag gauge
+ *       is removed). A lost partition (session expired) is forgotten without a commit.</li>
+ * </ol>
+ * Across instances, a graceful hand-over stores nothing twice; after a crash the new owner resumes
+ * from the last commit and may store again what the dead instance had made durable but not
+ * committed (identical samples; frequent commits keep the window small).
+ *
+ * <h2>Backpressure</h2>
+ * When a shard has no free batch the record is rewound and the thread pauses all its partitions,
+ * hands what it routed to the shards, and retries as batches come free, polling every 50 ms (paused
+ * partitions return nothing) so it stays in the group and serves rebalances. Memory stays bounded
+ * by the shards' batch pools plus one poll of records per consumer thread.
+ *
+ * <h2>Limits of this release</h2>
+ * A record's samples for one shard must fit one shard batch ({@code HeadOptions.batchBytes}, 256 KiB
+ * by default): the shard skips a RECORD entry it has applied, so a record split over two batches of
+ * one shard would lose its second part. Such a record is rejected as {@code too_large} instead.
+ */
+package io.sluice.server.kafka;

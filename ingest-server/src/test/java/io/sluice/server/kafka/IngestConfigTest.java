@@ -1,0 +1,101 @@
+package io.sluice.server.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sluice.core.head.Head;
+import io.sluice.core.head.HeadOptions;
+import io.sluice.core.head.StreamRegistry;
+import io.sluice.core.memory.MemoryAccounting;
+import io.sluice.server.format.PayloadFormat;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Configuration errors are one readable line naming the field, found before any thread starts. */
+class IngestConfigTest {
+    private static final Map<String, PayloadFormat> TOPICS = Map.of("metrics", PayloadFormat.SLUICE);
+    @TempDir
+    Path dir;
+
+    private static IngestConfig valid() {
+        return IngestConfig.defaults("localhost:9092", "sluice", TOPICS);
+    }
+
+    @Test
+    void rejectsEachBadFieldWithOneLine() {
+        assertThatThrownBy(() -> IngestConfig.defaults("localhost", "g", TOPICS))
+                .hasMessage("bootstrapServers: 'localhost' is not host:port");
+        assertThatThrownBy(() -> IngestConfig.defaults("a:1,", "g", TOPICS)).hasMessage("bootstrapServers: '' is not host:port");
+        assertThatThrownBy(() -> IngestConfig.defaults("a:1", " ", TOPICS)).hasMessage("groupId is missing");
+        assertThatThrownBy(() -> IngestConfig.defaults("a:1", "g", Map.of())).hasMessage("formatByTopic: no topic to consume");
+        assertThatThrownBy(() -> IngestConfig.defaults("a:1", "g", Map.of("bad topic", PayloadFormat.SLUICE)))
+                .hasMessageStartingWith("formatByTopic: 'bad topic' is not a Kafka topic name");
+        assertThatThrownBy(() -> valid().withConsumerThreads(0)).hasMessage("consumerThreads must be 1..256, was 0");
+        assertThatThrownBy(() -> valid().withCommitIntervalMs(0)).hasMessage("commitIntervalMs must be 10..3600000, was 0");
+        assertThatThrownBy(() -> valid().withDeadLetterTopic("metrics"))
+                .hasMessage("deadLetterTopic 'metrics' is also consumed: rejected records would come back for ever");
+        assertThatThrownBy(() -> valid().withKafkaProperties(Map.of("enable.auto.commit", "true")))
+                .hasMessage("kafkaProperties: 'enable.auto.commit' cannot be set: Sluice commits only offsets every shard made durable (exactly-once)");
+        assertThatThrownBy(() -> valid().withKafkaProperties(Map.of("group.id", "x")))
+                .hasMessage("kafkaProperties: 'group.id' cannot be set: set groupId instead");
+        assertThat(valid().withKafkaProperties(Map.of("security.protocol", "SSL", "fetch.max.bytes", "1048576"))
+                .kafkaProperties()).containsEntry("security.protocol", "SSL");
+        assertThat(IngestConfig.defaults("[::1]:9092,broker-2:9093", "g", TOPICS).bootstrapServers()).contains("[::1]");
+    }
+
+    @Test
+    void passesThroughClientPropertiesAndManagesTheExactlyOnceOnes() {
+        IngestConfig config = valid().withGroupInstanceId("node-a")
+                .withKafkaProperties(Map.of("fetch.max.bytes", "1048576", "auto.offset.reset", "latest", "linger.ms", "5"));
+        Map<String, Object> consumer = KafkaClientProperties.consumer(config, 1);
+        assertThat(consumer).containsEntry("fetch.max.bytes", "1048576").containsEntry("auto.offset.reset", "latest")
+                .containsEntry(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "node-a-1")
+                .containsEntry(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false")
+                .containsEntry(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+                        "org.apache.kafka.clients.consumer.CooperativeStickyAssignor")
+                .doesNotContainKey("linger.ms"); // a producer property: not for the consumer
+        assertThat(KafkaClientProperties.deadLetterProducer(config)).containsEntry("linger.ms", "5")
+                .doesNotContainKey("fetch.max.bytes").containsEntry("acks", "all");
+    }
+
+    @Test
+    void aBadClientPropertyFailsAtConstructionInOneLine() throws Exception {
+        try (Head head = new Head(HeadOptions.defaults(dir).withShards(1), new StreamRegistry(), new MemoryAccounting())) {
+            IngestConfig config = valid().withKafkaProperties(Map.of("fetch.max.bytes", "lots"));
+            assertThatThrownBy(() -> new KafkaIngest(config, head, new SimpleMeterRegistry()))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("Kafka client configuration: ")
+                    .hasMessageContaining("fetch.max.bytes");
+        }
+    }
+
+    @Test
+    void anUnavailableDeadLetterTopicFailsTheStartInOneLine() throws Exception {
+        try (Head head = new Head(HeadOptions.defaults(dir).withShards(1), new StreamRegistry(), new MemoryAccounting())) {
+            head.start();
+            IngestConfig config = IngestConfig.defaults("127.0.0.1:1", "g", TOPICS).withDeadLetterTopic("dead-letters");
+            KafkaIngest ingest = new KafkaIngest(config, head, new SimpleMeterRegistry());
+            assertThatThrownBy(ingest::start).isInstanceOf(IllegalStateException.class)
+                    .hasMessageStartingWith("dead-letter topic 'dead-letters' is not available: ")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+            assertThat(ingest.hasAssignment()).isFalse();
+            ingest.close();
+        }
+    }
+
+    @Test
+    void anUnreachableBrokerIsOneLine() {
+        IngestConfig config = IngestConfig.defaults("127.0.0.1:1", "g", TOPICS);
+        assertThatThrownBy(() -> KafkaIngest.checkBrokerReachable(config, Duration.ofMillis(500)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("Kafka at 127.0.0.1:1 is not reachable within 500 ms")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        KafkaIngest.checkBrokerReachable(IngestConfig.defaults(SharedKafka.broker().bootstrapServers(), "g", TOPICS),
+                Duration.ofSeconds(30));
+    }
+}
