@@ -273,6 +273,7 @@ public final class Shard implements AutoCloseable {
                     touch(r.streamId(), r.offset());
                 }
                 case ShardBatch.WATERMARK -> touch(r.streamId(), r.offset());
+                case ShardBatch.CONTINUES -> holdBefore(r.streamId(), r.offset());
                 case ShardBatch.SERIES -> {
                     if (entries == entryIds.length) {
                         entryIds = Arrays.copyOf(entryIds, entries * 2);
@@ -396,6 +397,12 @@ public final class Shard implements AutoCloseable {
         } else if (offset > pendingOffsets[streamId]) {
             pendingOffsets[streamId] = offset;
         }
+    }
+
+    /** Record {@code offset} is not complete in this batch: the stream's watermark stays below it. */
+    private void holdBefore(int streamId, long offset) {
+        touch(streamId, offset - 1);
+        pendingOffsets[streamId] = Math.min(pendingOffsets[streamId], offset - 1);
     }
 
     /** Writes one OFFSETS record for the streams this batch covered and advances the applied watermarks. */

@@ -15,6 +15,7 @@ import java.nio.ByteOrder;
  *  entry := RECORD    | tag=1 | streamId:i32 | offset:i64 |
  *         | SERIES    | tag=2 | hash:i64 | labelsLength:i32 | labels | sampleCount:i32 | (t:i64 bits:i64)* |
  *         | WATERMARK | tag=3 | streamId:i32 | offset:i64 |
+ *         | CONTINUES | tag=4 | streamId:i32 | offset:i64 |
  *  (little-endian; labels are the canonical label bytes, docs/format/labels.md)
  * </pre>
  *
@@ -22,7 +23,11 @@ import java.nio.ByteOrder;
  * {@code streamId}; the shard skips them if it has already applied that offset (exactly-once on
  * restart). WATERMARK says "this shard has seen everything of the stream up to {@code offset}",
  * sent for every polled stream whether or not the shard got samples from it (offsets-only
- * hand-off), so a shard that never sees a partition does not hold its commit back.
+ * hand-off), so a shard that never sees a partition does not hold its commit back. CONTINUES says
+ * "record {@code offset} goes on in a later batch": a producer that must hand a batch over in the
+ * middle of a record ends it with this, so the shard holds the stream's watermark at
+ * {@code offset - 1} until the batch that completes the record (and repeats its RECORD entry) is
+ * applied; otherwise that repeated RECORD would be skipped as already applied.
  *
  * <p>Every append returns false when the batch is full; the writer then hands the batch over and
  * repeats the RECORD and SERIES context in the next one. {@link #mark()}/{@link #rewind(int)} let
@@ -32,6 +37,7 @@ public final class ShardBatch {
     static final byte RECORD = 1;
     static final byte SERIES = 2;
     static final byte WATERMARK = 3;
+    static final byte CONTINUES = 4;
     static final int RECORD_BYTES = 1 + 4 + 8;
     static final int SERIES_HEADER_BYTES = 1 + 8 + 4 + 4;
     static final int SAMPLE_BYTES = 16;
@@ -88,6 +94,20 @@ public final class ShardBatch {
 
     public boolean watermark(int streamId, long offset) {
         return putStreamOffset(WATERMARK, streamId, offset);
+    }
+
+    /**
+     * Marks that record {@code offset} of {@code streamId} continues in a later batch. Call it last,
+     * before handing over a batch in the middle of a record. Needs {@value #RECORD_BYTES} bytes: keep
+     * that much room (see {@link #remainingBytes()}).
+     */
+    public boolean recordContinues(int streamId, long offset) {
+        return putStreamOffset(CONTINUES, streamId, offset);
+    }
+
+    /** Bytes still free in this batch. */
+    public int remainingBytes() {
+        return bytes.length - length;
     }
 
     private boolean putStreamOffset(byte tag, int streamId, long offset) {
@@ -185,7 +205,7 @@ public final class ShardBatch {
             entry = position;
             type = bytes[position];
             position += switch (type) {
-                case RECORD, WATERMARK -> RECORD_BYTES;
+                case RECORD, WATERMARK, CONTINUES -> RECORD_BYTES;
                 case SERIES -> SERIES_HEADER_BYTES + labelsLength() + sampleCount() * SAMPLE_BYTES;
                 default -> throw new IllegalStateException("corrupt batch: tag " + type + " at " + entry);
             };

@@ -257,4 +257,68 @@ class ShardTest {
             assertThat(f.accounting.bytes(tag)).as(tag.name()).isZero();
         }
     }
+
+    @Test
+    void aRecordSplitAcrossBatchesIsAppliedWholeAndItsWatermarkWaitsForTheEnd() throws IOException {
+        try (ShardFixture f = new ShardFixture(dir)) {
+            Shard shard = f.open();
+            int stream = f.streams.idOf("big", 0);
+            byte[] a = f.canonical("__name__", "a");
+            byte[] b = f.canonical("__name__", "b");
+            ShardBatch first = shard.acquireBatch();
+            first.record(stream, 7);
+            first.series(f.hash(a), a, 0, a.length);
+            first.sample(1_000, Double.doubleToRawLongBits(1));
+            first.recordContinues(stream, 7);                  // handed over mid-record
+            shard.submit(first);
+            f.drain();
+            shard.sync();
+            assertThat(shard.durableWatermark(stream)).as("record 7 is not complete yet").isEqualTo(6);
+
+            ShardBatch second = shard.acquireBatch();
+            second.record(stream, 7);                           // the context is repeated
+            second.series(f.hash(b), b, 0, b.length);
+            second.sample(1_000, Double.doubleToRawLongBits(2));
+            shard.submit(second);
+            f.drain();
+            shard.sync();
+            assertThat(shard.durableWatermark(stream)).isEqualTo(7);
+            assertThat(f.readAll(0, 5_000)).containsOnlyKeys("{__name__=\"a\"}", "{__name__=\"b\"}");
+            assertThat(shard.stats().get(Counter.SAMPLES_ALREADY_APPLIED)).isZero();
+        }
+    }
+
+    @Test
+    void aCrashInsideASplitRecordRedeliversItWithoutLossOrDuplicates() throws IOException {
+        try (ShardFixture f = new ShardFixture(dir)) {
+            Shard shard = f.open();
+            int stream = f.streams.idOf("big", 0);
+            byte[] a = f.canonical("__name__", "a");
+            byte[] b = f.canonical("__name__", "b");
+            ShardBatch first = shard.acquireBatch();
+            first.record(stream, 7);
+            first.series(f.hash(a), a, 0, a.length);
+            first.sample(1_000, Double.doubleToRawLongBits(1));
+            first.recordContinues(stream, 7);
+            shard.submit(first);
+            f.drain();
+            shard.close();                                      // stops before the record's second half
+            f.shard = null;
+
+            Shard reopened = f.open();
+            assertThat(reopened.durableWatermark(stream)).as("Kafka re-delivers record 7").isEqualTo(6);
+            ShardBatch again = reopened.acquireBatch();         // the whole record, re-delivered
+            again.record(stream, 7);
+            again.series(f.hash(a), a, 0, a.length);
+            again.sample(1_000, Double.doubleToRawLongBits(1));
+            again.series(f.hash(b), b, 0, b.length);
+            again.sample(1_000, Double.doubleToRawLongBits(2));
+            reopened.submit(again);
+            f.drain();
+            Map<String, List<long[]>> all = f.readAll(0, 5_000);
+            assertThat(all.get("{__name__=\"a\"}")).hasSize(1);
+            assertThat(all.get("{__name__=\"b\"}")).hasSize(1);
+            assertThat(reopened.stats().get(Counter.SAMPLES_DUPLICATE)).as("the first half, ignored").isEqualTo(1);
+        }
+    }
 }
