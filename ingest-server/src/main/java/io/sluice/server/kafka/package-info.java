@@ -52,8 +52,11 @@
  * by the shards' batch pools plus one poll of records per consumer thread.
  *
  * <h2>Limits of this release</h2>
- * A record's samples for one shard must fit one shard batch ({@code HeadOptions.batchBytes}, 256 KiB
- * by default): the shard skips a RECORD entry it has applied, so a record split over two batches of
- * one shard would lose its second part. Such a record is rejected as {@code too_large} instead.
+ * A record's samples for one shard must fit one shard batch ({@code queue.batch-bytes}, 256 KiB by
+ * default); a larger record is rejected as {@code too_large} (counted, dead-lettered) rather than
+ * split, because the router keeps records all-or-nothing by rewinding batches it has not handed
+ * over. The head already supports splits ({@code ShardBatch.recordContinues}: the watermark stays
+ * below a record until its last part is applied); splitting needs a validate-first pass here so that
+ * a malformed record cannot leave a half in a batch already handed over.
  */
 package io.sluice.server.kafka;
