@@ -204,8 +204,10 @@ public final class Shard implements AutoCloseable {
     }
 
     private void applyOrHold(ShardBatch batch) {
+        long startNs = nanoClock.getAsLong(); // once per batch, not per sample
         try {
             apply(batch);
+            stats.add(ShardStats.Counter.APPLY_NANOS, nanoClock.getAsLong() - startNs);
             stats.increment(ShardStats.Counter.BATCHES_APPLIED);
             pool.offer(batch);
             if (walErrorMessage != null) {

@@ -27,7 +27,9 @@ public final class ShardStats {
         /** WAL records that replay could not decode (their samples are re-consumed from Kafka). */
         REPLAY_MALFORMED_RECORDS,
         /** Chunks dropped because a series' chunk list was full (head holds ~170 chunks per series). */
-        CHUNKS_DROPPED
+        CHUNKS_DROPPED,
+        /** Nanoseconds spent applying batches (the append stage: lookup, chunks, WAL records), by the shard's clock. */
+        APPLY_NANOS
     }
 
     private static final Counter[] COUNTERS = Counter.values();

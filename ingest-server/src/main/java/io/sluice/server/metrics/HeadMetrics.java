@@ -92,6 +92,12 @@ public final class HeadMetrics implements MeterBinder {
     }
 
     private static void bindWal(MeterRegistry registry, Shard shard, Tags tags) {
+        // The append stage, next to the consumers' sluice_stage_seconds{stage=fetch|decode|queue_wait} and
+        // the fsync stage below: where the time between a poll and a durable sample goes.
+        FunctionTimer.builder("sluice.shard.apply", shard.stats(), s -> s.get(ShardStats.Counter.BATCHES_APPLIED),
+                        s -> s.get(ShardStats.Counter.APPLY_NANOS), TimeUnit.NANOSECONDS)
+                .tags(tags).description("Time shards spent applying batches (series lookup, chunk append, WAL records)")
+                .register(registry);
         walCounter(registry, "sluice.wal.bytes.written", shard, WalMetrics::bytesWritten, tags,
                 "WAL bytes written, headers and padding included");
         walCounter(registry, "sluice.wal.records", shard, WalMetrics::recordsWritten, tags, "WAL records written");

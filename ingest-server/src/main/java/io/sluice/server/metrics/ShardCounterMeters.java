@@ -20,8 +20,12 @@ final class ShardCounterMeters {
     record Meter(String name, Tags tags, boolean perShard, String description) {
     }
 
-    /** WAL_SYNCS counts published durable points; sluice_wal_syncs_total (WalMetrics) counts the fsyncs themselves. */
-    static final Set<Counter> COVERED_ELSEWHERE = Set.of(Counter.WAL_SYNCS);
+    /**
+     * WAL_SYNCS counts published durable points; sluice_wal_syncs_total (WalMetrics) counts the fsyncs
+     * themselves. APPLY_NANOS is the sum of the {@code sluice_shard_apply_seconds} timer (with
+     * BATCHES_APPLIED as its count), bound in {@link HeadMetrics}.
+     */
+    static final Set<Counter> COVERED_ELSEWHERE = Set.of(Counter.WAL_SYNCS, Counter.APPLY_NANOS);
 
     static final Map<Counter, Meter> METERS = new EnumMap<>(Counter.class);
 

@@ -63,6 +63,9 @@ class HeadMetricsTest {
         assertThat(sample("sluice_batches_applied_total")).isGreaterThanOrEqualTo(8.0);
         assertThat(sample("sluice_queue_depth", "shard=\"1\"")).isGreaterThanOrEqualTo(0.0);
         assertThat(sample("sluice_replay_done")).isEqualTo(2.0);
+        // The append stage: one timing per applied batch, real time spent (the head runs on the system clock).
+        assertThat(sample("sluice_shard_apply_seconds_count")).isEqualTo(sample("sluice_batches_applied_total"));
+        assertThat(sample("sluice_shard_apply_seconds_sum")).isPositive();
     }
 
     @Test
