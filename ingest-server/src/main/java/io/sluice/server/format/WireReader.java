@@ -41,10 +41,7 @@ public final class WireReader {
      */
     public void wrapRecord(byte[] value, int off, int len, DecoderLimits limits) throws PayloadException {
         wrap(value, off, len, "record");
-        if (len > limits.maxRecordBytes()) {
-            throw error(Reason.TOO_LARGE, off, "record of " + len + " bytes exceeds maxRecordBytes "
-                    + limits.maxRecordBytes());
-        }
+        limits.checkRecordSize(len);
     }
 
     public byte[] buffer() {
