@@ -108,6 +108,7 @@ public final class JsonDecoder implements PayloadDecoder {
     }
 
     private void readValue() throws PayloadException {
+        in.expectValue();
         int c = in.peek();
         int at = in.position();
         if (c == '"') {
@@ -141,7 +142,10 @@ public final class JsonDecoder implements PayloadDecoder {
     }
 
     private void readLabels() throws PayloadException {
-        in.checkDepth(2);
+        in.expectValue();
+        if (in.peek() != '{') {
+            throw in.error(Reason.BAD_SCHEMA, in.position(), "labels must be an object of strings");
+        }
         in.expect('{', "an object of labels");
         hasLabels = true;
         if (in.consume('}')) {
@@ -164,6 +168,7 @@ public final class JsonDecoder implements PayloadDecoder {
 
     /** Fails with bad_schema unless a string comes next; returns its position. */
     private int stringMember(String detail) throws PayloadException {
+        in.expectValue();
         if (in.peek() != '"') {
             throw in.error(Reason.BAD_SCHEMA, in.position(), detail);
         }

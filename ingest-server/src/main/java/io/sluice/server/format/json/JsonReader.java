@@ -76,6 +76,13 @@ final class JsonReader {
         return false;
     }
 
+    /** Fails with bad_json if the text ends where a value belongs (a cut record, not a mistyped member). */
+    void expectValue() throws PayloadException {
+        if (peek() < 0) {
+            throw error(Reason.BAD_JSON, pos, "expected a value, found the end");
+        }
+    }
+
     /** Fails unless only white space is left. */
     void expectEnd() throws PayloadException {
         if (peek() >= 0) {
