@@ -182,6 +182,15 @@ public final class WireReader {
         return (long) LONG_LE.get(buf, absolutePos);
     }
 
+    /**
+     * An unsigned 64-bit integer (protobuf's uint64 and fixed64, line protocol's {@code u}) rounded to the
+     * nearest double, as Go's {@code float64(uint64)} does.
+     */
+    public static double unsignedToDouble(long v) {
+        // Halving keeps the low bit sticky ("round to odd"), so the one rounding of the conversion is right.
+        return v >= 0 ? v : (double) (v >>> 1 | (v & 1)) * 2.0;
+    }
+
     /** A rejection at an absolute position, reported relative to the start of the region. */
     public PayloadException error(Reason reason, int absolutePos, String detail) {
         return new PayloadException(reason, absolutePos - origin, region, detail);

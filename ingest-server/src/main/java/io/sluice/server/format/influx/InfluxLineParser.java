@@ -4,6 +4,7 @@ import io.sluice.core.labels.Utf8;
 import io.sluice.server.format.ByteSpans;
 import io.sluice.server.format.ByteWriter;
 import io.sluice.server.format.DecimalParser;
+import io.sluice.server.format.WireReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -313,7 +314,7 @@ final class InfluxLineParser {
                         suffix == 'i' ? "invalid int64 field value" : "invalid uint64 field value");
             }
             setField(field, suffix == 'i' ? INTEGER : UNSIGNED,
-                    suffix == 'i' ? (double) parsedInteger : unsignedToDouble(parsedInteger));
+                    suffix == 'i' ? (double) parsedInteger : WireReader.unsignedToDouble(parsedInteger));
             return q;
         }
         if (!decimal.parse(b, p, q - p, 0)) {
@@ -362,12 +363,6 @@ final class InfluxLineParser {
         }
         parsedInteger = v;
         return 0;
-    }
-
-    /** An unsigned 64-bit integer rounded to the nearest double (as Go's float64(uint64)). */
-    static double unsignedToDouble(long v) {
-        // Halving keeps the low bit sticky ("round to odd"), so the one rounding of the conversion is right.
-        return v >= 0 ? v : (double) (v >>> 1 | (v & 1)) * 2.0;
     }
 
     private void setField(int field, int kind, double value) {
