@@ -72,7 +72,7 @@ class OtlpRandomTest {
     void fieldsInAnyOrderAndSplitPackedFieldsReadAsProtobufJavaMergesThem() throws Exception {
         HistogramDataPoint first = HistogramDataPoint.newBuilder().addExplicitBounds(1).addBucketCounts(1).build();
         HistogramDataPoint second = HistogramDataPoint.newBuilder().setTimeUnixNano(T * 1_000_000).setCount(5)
-                .addExplicitBounds(2).addBucketCounts(2).addBucketCounts(3).addAttributes(attr("k", "v")).build();
+                .addExplicitBounds(2.5).addBucketCounts(2).addBucketCounts(3).addAttributes(attr("host", "v")).build();
         ByteString point = first.toByteString().concat(second.toByteString());
         // Histogram { data_points = point (two halves); aggregation_temporality after the points }
         ByteString histogramMessage = UnknownFieldSet.newBuilder()
