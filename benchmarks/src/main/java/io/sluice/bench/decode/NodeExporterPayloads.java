@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.SplittableRandom;
 
 /**
@@ -105,15 +106,18 @@ public final class NodeExporterPayloads {
     /**
      * The record as Telegraf's Kafka output would write it: one line a sample, the metric name as the
      * measurement and {@code value} as the field (so the series is named {@code <name>_value}), the other
-     * labels as tags, nanosecond timestamps, values in Java's shortest form (which reads back exactly).
+     * labels as tags sorted by key (as Telegraf keeps them), nanosecond timestamps, values in Java's
+     * shortest form (which reads back exactly).
      */
     public byte[] influx() {
         StringBuilder text = new StringBuilder();
         for (int s = 0; s < SERIES; s++) {
             StringBuilder head = new StringBuilder(labels[s][1]);
+            Map<String, String> tags = new TreeMap<>();
             for (int l = 2; l < labels[s].length; l += 2) {
-                head.append(',').append(labels[s][l]).append('=').append(labels[s][l + 1]);
+                tags.put(labels[s][l], labels[s][l + 1]);
             }
+            tags.forEach((key, value) -> head.append(',').append(key).append('=').append(value));
             for (int i = 0; i < timestampsMs[s].length; i++) {
                 text.append(head).append(" value=").append(values[s][i]).append(' ').append(timestampsMs[s][i] * 1_000_000).append('\n');
             }

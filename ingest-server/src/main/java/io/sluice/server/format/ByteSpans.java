@@ -62,7 +62,13 @@ public final class ByteSpans {
 
     /** Whether spans {@code i} and {@code j} hold the same bytes. */
     public boolean sameBytes(int i, int j, byte[] input, byte[] scratch) {
-        return Arrays.equals(buffer(i, input, scratch), offset[i], offset[i] + length[i],
+        return length[i] == length[j] && Arrays.equals(buffer(i, input, scratch), offset[i], offset[i] + length[i],
+                buffer(j, input, scratch), offset[j], offset[j] + length[j]);
+    }
+
+    /** Compares the bytes of spans {@code i} and {@code j} as unsigned, lexicographically. */
+    public int compare(int i, int j, byte[] input, byte[] scratch) {
+        return Arrays.compareUnsigned(buffer(i, input, scratch), offset[i], offset[i] + length[i],
                 buffer(j, input, scratch), offset[j], offset[j] + length[j]);
     }
 

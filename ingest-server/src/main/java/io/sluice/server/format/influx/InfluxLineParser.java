@@ -41,6 +41,8 @@ final class InfluxLineParser {
     private static final byte[] METRIC_NAME = "__name__".getBytes(StandardCharsets.US_ASCII);
     private static final String[] TRUE = {"t", "T", "true", "True", "TRUE"};
     private static final String[] FALSE = {"f", "F", "false", "False", "FALSE"};
+    /** Any 18-digit decimal fits in 63 bits. */
+    private static final int MAX_SAFE_DIGITS = 18;
 
     private final DecimalParser decimal = new DecimalParser();
     private final ByteWriter scratch = new ByteWriter(256);
@@ -351,7 +353,8 @@ final class InfluxLineParser {
                 return -1;
             }
             int d = b[i] - '0';
-            if (Long.compareUnsigned(v, Long.divideUnsigned(-1L - d, 10)) > 0) {
+            // 18 digits never overflow; only past them is the exact (dividing) check needed.
+            if (i - from >= MAX_SAFE_DIGITS && Long.compareUnsigned(v, Long.divideUnsigned(-1L - d, 10)) > 0) {
                 for (int j = i + 1; j < to; j++) {
                     if (!isDigit(b[j])) {
                         return -1;
@@ -382,29 +385,37 @@ final class InfluxLineParser {
     private int token(byte[] b, int p, int end, boolean[] stops, boolean[] escapes, ByteSpans spans) {
         int start = p;
         int scratchStart = -1;
+        int copied = p; // once the token holds an escape: the bytes before this are in the scratch buffer
         int highBits = 0;
-        while (p < end) {
-            byte c = b[p];
-            if (c == '\\' && p + 1 < end && escapes[b[p + 1] & 0xFF]) {
+        while (true) {
+            // The common case: a run of bytes that end nothing and escape nothing, one table look-up each.
+            while (p < end && !stops[b[p] & 0xFF] && b[p] != '\\') {
+                highBits |= b[p++];
+            }
+            if (p == end || b[p] != '\\') {
+                break;
+            }
+            if (p + 1 < end && escapes[b[p + 1] & 0xFF]) {
                 if (scratchStart < 0) {
                     scratchStart = scratch.length();
                     scratch.writeBytes(b, start, p - start);
+                } else {
+                    scratch.writeBytes(b, copied, p - copied);
                 }
                 scratch.writeByte(b[p + 1]);
                 p += 2;
-                continue;
+                copied = p;
+            } else {
+                p++; // a backslash that escapes nothing is kept as it is
             }
-            if (stops[c & 0xFF]) {
-                break;
-            }
-            highBits |= c;
-            if (scratchStart >= 0) {
-                scratch.writeByte(c);
-            }
-            p++;
         }
-        int index = scratchStart < 0 ? spans.add(ByteSpans.INPUT, start, p - start)
-                : spans.add(ByteSpans.SCRATCH, scratchStart, scratch.length() - scratchStart);
+        int index;
+        if (scratchStart < 0) {
+            index = spans.add(ByteSpans.INPUT, start, p - start);
+        } else {
+            scratch.writeBytes(b, copied, p - copied);
+            index = spans.add(ByteSpans.SCRATCH, scratchStart, scratch.length() - scratchStart);
+        }
         if (highBits < 0) {
             int invalid = Utf8.firstInvalid(spans.buffer(index, b, scratch.buffer()), spans.offset(index), spans.length(index));
             if (invalid >= 0) {
@@ -414,13 +425,21 @@ final class InfluxLineParser {
         return p;
     }
 
-    /** Rejects duplicate tag keys and a tag named __name__; returns {@code next} if there are none. */
+    /**
+     * Rejects duplicate tag keys and a tag named __name__; returns {@code next} if there are none. Telegraf
+     * sorts tags by key, so keys in strictly ascending order (one comparison each) prove there is no
+     * duplicate; only other orders are compared pair by pair.
+     */
     private int checkTags(int next) {
         byte[] scratchBytes = scratch.buffer();
+        boolean ascending = true;
         for (int i = 1; i < tokens.count(); i += 2) {
-            if (tokens.equalsBytes(i, input, scratchBytes, METRIC_NAME)) {
+            if (tokens.length(i) == METRIC_NAME.length && tokens.equalsBytes(i, input, scratchBytes, METRIC_NAME)) {
                 return failAfterParse(next, "a tag named __name__");
             }
+            ascending &= i == 1 || tokens.compare(i - 2, i, input, scratchBytes) < 0;
+        }
+        for (int i = 1; !ascending && i < tokens.count(); i += 2) {
             for (int j = i + 2; j < tokens.count(); j += 2) {
                 if (tokens.sameBytes(i, j, input, scratchBytes)) {
                     return failAfterParse(next, "two tags with the same key");

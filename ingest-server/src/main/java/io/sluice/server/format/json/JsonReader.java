@@ -19,6 +19,16 @@ import java.util.Arrays;
  */
 final class JsonReader {
     static final int MAX_DEPTH = 64;
+    /** Bytes that end a run of plain string text: the quote, the backslash and the control characters. */
+    private static final boolean[] STRING_SPECIAL = new boolean[256];
+
+    static {
+        for (int c = 0; c < 0x20; c++) {
+            STRING_SPECIAL[c] = true;
+        }
+        STRING_SPECIAL['"'] = true;
+        STRING_SPECIAL['\\'] = true;
+    }
 
     private final ByteWriter scratch = new ByteWriter(256);
     private byte[] b = new byte[0];
@@ -97,6 +107,14 @@ final class JsonReader {
         int scratchStart = -1;
         int highBits = 0;
         while (true) {
+            // The common case: a run of plain bytes, one table look-up each.
+            while (pos < end && !STRING_SPECIAL[b[pos] & 0xFF]) {
+                highBits |= b[pos];
+                if (scratchStart >= 0) {
+                    scratch.writeByte(b[pos]);
+                }
+                pos++;
+            }
             if (pos >= end) {
                 throw error(Reason.BAD_JSON, start - 1, "string without its closing quote");
             }

@@ -34,6 +34,8 @@ final class OtlpLabels {
     private byte[][] keyBuf = new byte[16][];
     private int[] keyOff = new int[16];
     private int[] keyLen = new int[16];
+    /** A cheap digest of each name (length and end bytes), so that most names differ without a byte comparison. */
+    private int[] nameDigest = new int[16];
     private boolean[] dropped = new boolean[16];
     private int[] group = new int[16];
     private int count;
@@ -63,6 +65,7 @@ final class OtlpLabels {
         nameBuf[count] = name;
         nameOff[count] = nOff;
         nameLen[count] = nLen;
+        nameDigest[count] = nLen == 0 ? 0 : nLen << 16 ^ name[nOff] << 8 ^ name[nOff + nLen - 1] & 0xFF;
         valueBuf[count] = value;
         valueOff[count] = vOff;
         valueLen[count] = vLen;
@@ -162,7 +165,7 @@ final class OtlpLabels {
     }
 
     private boolean sameName(int i, int j) {
-        return nameLen[i] == nameLen[j]
+        return nameDigest[i] == nameDigest[j]
                 && Arrays.equals(nameBuf[i], nameOff[i], nameOff[i] + nameLen[i], nameBuf[j], nameOff[j], nameOff[j] + nameLen[j]);
     }
 
@@ -175,6 +178,7 @@ final class OtlpLabels {
         nameBuf = Arrays.copyOf(nameBuf, capacity);
         nameOff = Arrays.copyOf(nameOff, capacity);
         nameLen = Arrays.copyOf(nameLen, capacity);
+        nameDigest = Arrays.copyOf(nameDigest, capacity);
         valueBuf = Arrays.copyOf(valueBuf, capacity);
         valueOff = Arrays.copyOf(valueOff, capacity);
         valueLen = Arrays.copyOf(valueLen, capacity);
