@@ -107,13 +107,13 @@ final class JsonReader {
         int scratchStart = -1;
         int highBits = 0;
         while (true) {
-            // The common case: a run of plain bytes, one table look-up each.
+            // The common case: a run of plain bytes, one table look-up each, copied in one go if need be.
+            int run = pos;
             while (pos < end && !STRING_SPECIAL[b[pos] & 0xFF]) {
-                highBits |= b[pos];
-                if (scratchStart >= 0) {
-                    scratch.writeByte(b[pos]);
-                }
-                pos++;
+                highBits |= b[pos++];
+            }
+            if (scratchStart >= 0) {
+                scratch.writeBytes(b, run, pos - run);
             }
             if (pos >= end) {
                 throw error(Reason.BAD_JSON, start - 1, "string without its closing quote");
@@ -122,22 +122,14 @@ final class JsonReader {
             if (c == '"') {
                 break;
             }
-            if (c == '\\') {
-                if (scratchStart < 0) {
-                    scratchStart = scratch.length();
-                    scratch.writeBytes(b, start, pos - start);
-                }
-                escape();
-                continue;
-            }
-            if (c >= 0 && c < 0x20) {
+            if (c != '\\') {
                 throw error(Reason.BAD_JSON, pos, "control character in a string");
             }
-            highBits |= c;
-            if (scratchStart >= 0) {
-                scratch.writeByte(c);
+            if (scratchStart < 0) {
+                scratchStart = scratch.length();
+                scratch.writeBytes(b, start, pos - start);
             }
-            pos++;
+            escape();
         }
         stringSource = scratchStart < 0 ? ByteSpans.INPUT : ByteSpans.SCRATCH;
         stringOffset = scratchStart < 0 ? start : scratchStart;
