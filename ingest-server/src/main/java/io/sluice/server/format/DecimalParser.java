@@ -123,32 +123,27 @@ public final class DecimalParser {
         int exp10 = 0;
         boolean truncated = false;
         boolean sawDigit = false;
-        for (; i < end && isDigit(b[i]); i++) {
+        boolean afterPoint = false;
+        for (; i < end; i++) {
+            byte c = b[i];
+            if (c == '.' && !afterPoint) {
+                afterPoint = true;
+                continue;
+            }
+            if (!isDigit(c)) {
+                break;
+            }
             sawDigit = true;
-            int d = b[i] - '0';
+            int d = c - '0';
             if (digits < MAX_MANTISSA_DIGITS) {
-                if (mantissa != 0 || d != 0) {
+                if (mantissa != 0 || d != 0) { // leading zeros are not significant digits
                     mantissa = mantissa * 10 + d;
                     digits++;
                 }
+                exp10 -= afterPoint ? 1 : 0;
             } else {
-                exp10++;
+                exp10 += afterPoint ? 0 : 1; // a digit beyond the 19 kept: only its place counts
                 truncated |= d != 0;
-            }
-        }
-        if (i < end && b[i] == '.') {
-            for (i++; i < end && isDigit(b[i]); i++) {
-                sawDigit = true;
-                int d = b[i] - '0';
-                if (digits < MAX_MANTISSA_DIGITS) {
-                    if (mantissa != 0 || d != 0) {
-                        mantissa = mantissa * 10 + d;
-                        digits++;
-                    }
-                    exp10--;
-                } else {
-                    truncated |= d != 0;
-                }
             }
         }
         if (!sawDigit) {

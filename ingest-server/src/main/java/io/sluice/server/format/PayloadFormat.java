@@ -7,6 +7,7 @@ import io.sluice.server.format.otlp.OtlpDecoder;
 import io.sluice.server.format.remotewrite.RemoteWriteDecoder;
 import io.sluice.server.format.remotewrite.RemoteWriteV2Decoder;
 import java.util.Arrays;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -19,47 +20,17 @@ import java.util.stream.Collectors;
  */
 public enum PayloadFormat {
     /** Snappy-compressed protobuf WriteRequest, remote-write 1.0, as Prometheus sends it. */
-    PROMETHEUS_REMOTE_WRITE("prometheus-remote-write") {
-        @Override
-        public PayloadDecoder newDecoder(DecoderLimits limits) {
-            return new RemoteWriteDecoder(limits);
-        }
-    },
+    PROMETHEUS_REMOTE_WRITE("prometheus-remote-write", RemoteWriteDecoder::new),
     /** Snappy-compressed protobuf {@code io.prometheus.write.v2.Request}: remote-write 2.0 (symbols table). */
-    PROMETHEUS_REMOTE_WRITE_V2("prometheus-remote-write-v2") {
-        @Override
-        public PayloadDecoder newDecoder(DecoderLimits limits) {
-            return new RemoteWriteV2Decoder(limits);
-        }
-    },
+    PROMETHEUS_REMOTE_WRITE_V2("prometheus-remote-write-v2", RemoteWriteV2Decoder::new),
     /** Sluice's native batch, docs/format/native-batch.md: the fastest path. */
-    SLUICE("sluice") {
-        @Override
-        public PayloadDecoder newDecoder(DecoderLimits limits) {
-            return new NativeBatchDecoder(limits);
-        }
-    },
+    SLUICE("sluice", NativeBatchDecoder::new),
     /** InfluxDB line protocol, as Telegraf's Kafka output writes it; nanosecond timestamps. */
-    INFLUX("influx") {
-        @Override
-        public PayloadDecoder newDecoder(DecoderLimits limits) {
-            return new InfluxDecoder(limits);
-        }
-    },
+    INFLUX("influx", InfluxDecoder::new),
     /** OTLP {@code ExportMetricsServiceRequest} protobuf, as the Collector's Kafka exporter writes it (otlp_proto). */
-    OTLP("otlp") {
-        @Override
-        public PayloadDecoder newDecoder(DecoderLimits limits) {
-            return new OtlpDecoder(limits);
-        }
-    },
+    OTLP("otlp", OtlpDecoder::new),
     /** One sample per JSON object, as prometheus-kafka-adapter writes it. */
-    JSON("json") {
-        @Override
-        public PayloadDecoder newDecoder(DecoderLimits limits) {
-            return new JsonDecoder(limits);
-        }
-    };
+    JSON("json", JsonDecoder::new);
 
     /**
      * The Kafka record header that selects the remote-write version of a record (its key compared
@@ -68,9 +39,11 @@ public enum PayloadFormat {
     public static final String CONTENT_TYPE_HEADER = "Content-Type";
 
     private final String configName;
+    private final Function<DecoderLimits, PayloadDecoder> decoderFactory;
 
-    PayloadFormat(String configName) {
+    PayloadFormat(String configName, Function<DecoderLimits, PayloadDecoder> decoderFactory) {
         this.configName = configName;
+        this.decoderFactory = decoderFactory;
     }
 
     /** The name in configuration, e.g. {@code prometheus-remote-write}. */
@@ -79,7 +52,9 @@ public enum PayloadFormat {
     }
 
     /** A new decoder for one consumer thread; decoders are not thread-safe. */
-    public abstract PayloadDecoder newDecoder(DecoderLimits limits);
+    public PayloadDecoder newDecoder(DecoderLimits limits) {
+        return decoderFactory.apply(limits);
+    }
 
     /**
      * The format of one record of a topic configured with this format, given the value of the record's

@@ -176,9 +176,7 @@ final class OtlpPoints {
                 if (kind == SUMMARY) {
                     return false;
                 }
-                expectWireType(in, tag, LEN, tagPos, "exemplars");
-                in.skip(in.readLength("exemplars"), "exemplars");
-                exemplarsSkipped++;
+                skipExemplar(in, tag, tagPos);
             }
             default -> {
                 return false;
@@ -199,16 +197,18 @@ final class OtlpPoints {
                 value = in.readLongLE("as_int");
                 hasValue = true;
             }
-            case OtlpSchema.NUMBER_EXEMPLARS -> {
-                expectWireType(in, tag, LEN, tagPos, "exemplars");
-                in.skip(in.readLength("exemplars"), "exemplars");
-                exemplarsSkipped++;
-            }
+            case OtlpSchema.NUMBER_EXEMPLARS -> skipExemplar(in, tag, tagPos);
             default -> {
                 return false;
             }
         }
         return true;
+    }
+
+    private void skipExemplar(WireReader in, int tag, int tagPos) throws PayloadException {
+        expectWireType(in, tag, LEN, tagPos, "exemplars");
+        in.skip(in.readLength("exemplars"), "exemplars");
+        exemplarsSkipped++;
     }
 
     /** bucket_counts (fixed64) or explicit_bounds (double), packed or one unpacked element. */

@@ -31,6 +31,9 @@ final class RequestV2Reader implements RequestReader {
     private int pendingNameRef;
 
     private final SkipCounts skipped = new SkipCounts();
+    private final SeriesSkim skim = new SeriesSkim(RemoteWriteV2Schema.TIMESERIES_LABELS_REFS, true,
+            RemoteWriteV2Schema.TIMESERIES_SAMPLES, RemoteWriteV2Schema.TIMESERIES_HISTOGRAMS,
+            RemoteWriteV2Schema.TIMESERIES_EXEMPLARS, RemoteWriteV2Schema.TIMESERIES_METADATA);
 
     @Override
     public void read(WireReader in, MetricSink sink) throws PayloadException {
@@ -84,65 +87,18 @@ final class RequestV2Reader implements RequestReader {
     /** Reads the TimeSeries that fills the reader up to its limit. */
     private void readTimeSeries(WireReader in, MetricSink sink) throws PayloadException {
         int end = in.limit();
-        int labelsFrom = -1;
-        int labelsTo = -1;
-        int samplesFrom = -1;
-        int samplesTo = -1;
-        int samples = 0;
-        while (in.hasRemaining()) {
-            int tagPos = in.position();
-            int tag = readTag(in, "TimeSeries");
-            switch (fieldNumber(tag)) {
-                case RemoteWriteV2Schema.TIMESERIES_LABELS_REFS -> {
-                    skipLabelRefs(in, tag, tagPos);
-                    labelsFrom = labelsFrom < 0 ? tagPos : labelsFrom;
-                    labelsTo = in.position();
-                }
-                case RemoteWriteV2Schema.TIMESERIES_SAMPLES -> {
-                    skipLengthDelimited(in, tag, tagPos, "TimeSeries.samples");
-                    samplesFrom = samplesFrom < 0 ? tagPos : samplesFrom;
-                    samplesTo = in.position();
-                    samples++;
-                }
-                case RemoteWriteV2Schema.TIMESERIES_HISTOGRAMS -> {
-                    skipLengthDelimited(in, tag, tagPos, "TimeSeries.histograms");
-                    skipped.histograms++;
-                }
-                case RemoteWriteV2Schema.TIMESERIES_EXEMPLARS -> {
-                    skipLengthDelimited(in, tag, tagPos, "TimeSeries.exemplars");
-                    skipped.exemplars++;
-                }
-                case RemoteWriteV2Schema.TIMESERIES_METADATA -> {
-                    skipLengthDelimited(in, tag, tagPos, "TimeSeries.metadata");
-                    skipped.metadata++;
-                }
-                default -> skipField(in, tag, tagPos, "TimeSeries");
-            }
-        }
-        if (samples == 0) {
+        skim.skim(in, skipped);
+        if (skim.samples == 0) {
             skipped.seriesWithoutSamples++;
         } else {
             sink.beginSeries();
         }
-        labels(in, labelsFrom, labelsTo, samples == 0 ? null : sink);
-        if (samples > 0) {
+        labels(in, skim.labelsFrom, skim.labelsTo, skim.samples == 0 ? null : sink);
+        if (skim.samples > 0) {
             sink.endLabels();
-            WriteRequestReader.emit(in, RemoteWriteSchema.TIMESERIES_SAMPLES, samplesFrom, samplesTo, sink);
+            WriteRequestReader.emit(in, RemoteWriteSchema.TIMESERIES_SAMPLES, skim.samplesFrom, skim.samplesTo, sink);
         }
         in.position(end);
-    }
-
-    private static void skipLabelRefs(WireReader in, int tag, int tagPos) throws PayloadException {
-        if (wireType(tag) == VARINT) {
-            in.readVarint("TimeSeries.labels_refs");
-        } else {
-            skipLengthDelimited(in, tag, tagPos, "TimeSeries.labels_refs");
-        }
-    }
-
-    private static void skipLengthDelimited(WireReader in, int tag, int tagPos, String field) throws PayloadException {
-        expectWireType(in, tag, LEN, tagPos, field);
-        in.skip(in.readLength(field), field);
     }
 
     /**

@@ -51,6 +51,8 @@ final class WriteRequestReader implements RequestReader {
     };
 
     private final SkipCounts skipped = new SkipCounts();
+    private final SeriesSkim skim = new SeriesSkim(RemoteWriteSchema.TIMESERIES_LABELS, false,
+            RemoteWriteSchema.TIMESERIES_SAMPLES, RemoteWriteSchema.TIMESERIES_HISTOGRAMS, RemoteWriteSchema.TIMESERIES_EXEMPLARS, -1);
 
     @Override
     public void read(WireReader in, MetricSink sink) throws PayloadException {
@@ -88,58 +90,23 @@ final class WriteRequestReader implements RequestReader {
     /** Reads the TimeSeries that fills the reader up to its limit. */
     private void readTimeSeries(WireReader in, MetricSink sink) throws PayloadException {
         int end = in.limit();
-        int labelsFrom = -1;
-        int labelsTo = -1;
-        int samplesFrom = -1;
-        int samplesTo = -1;
-        int samples = 0;
-        while (in.hasRemaining()) {
-            int tagPos = in.position();
-            int tag = readTag(in, "TimeSeries");
-            switch (fieldNumber(tag)) {
-                case RemoteWriteSchema.TIMESERIES_LABELS -> {
-                    skipLengthDelimited(in, tag, tagPos, "TimeSeries.labels");
-                    labelsFrom = labelsFrom < 0 ? tagPos : labelsFrom;
-                    labelsTo = in.position();
-                }
-                case RemoteWriteSchema.TIMESERIES_SAMPLES -> {
-                    skipLengthDelimited(in, tag, tagPos, "TimeSeries.samples");
-                    samplesFrom = samplesFrom < 0 ? tagPos : samplesFrom;
-                    samplesTo = in.position();
-                    samples++;
-                }
-                case RemoteWriteSchema.TIMESERIES_EXEMPLARS -> {
-                    skipLengthDelimited(in, tag, tagPos, "TimeSeries.exemplars");
-                    skipped.exemplars++;
-                }
-                case RemoteWriteSchema.TIMESERIES_HISTOGRAMS -> {
-                    skipLengthDelimited(in, tag, tagPos, "TimeSeries.histograms");
-                    skipped.histograms++;
-                }
-                default -> skipField(in, tag, tagPos, "TimeSeries");
-            }
-        }
-        if (samples == 0) {
+        skim.skim(in, skipped);
+        if (skim.samples == 0) {
             // Nothing to store, but a malformed label still rejects the record as protobuf-java would.
-            if (labelsFrom >= 0) {
-                emit(in, RemoteWriteSchema.TIMESERIES_LABELS, labelsFrom, labelsTo, DISCARD);
+            if (skim.labelsFrom >= 0) {
+                emit(in, RemoteWriteSchema.TIMESERIES_LABELS, skim.labelsFrom, skim.labelsTo, DISCARD);
             }
             skipped.seriesWithoutSamples++;
             in.position(end);
             return;
         }
         sink.beginSeries();
-        if (labelsFrom >= 0) {
-            emit(in, RemoteWriteSchema.TIMESERIES_LABELS, labelsFrom, labelsTo, sink);
+        if (skim.labelsFrom >= 0) {
+            emit(in, RemoteWriteSchema.TIMESERIES_LABELS, skim.labelsFrom, skim.labelsTo, sink);
         }
         sink.endLabels();
-        emit(in, RemoteWriteSchema.TIMESERIES_SAMPLES, samplesFrom, samplesTo, sink);
+        emit(in, RemoteWriteSchema.TIMESERIES_SAMPLES, skim.samplesFrom, skim.samplesTo, sink);
         in.position(end);
-    }
-
-    private static void skipLengthDelimited(WireReader in, int tag, int tagPos, String field) throws PayloadException {
-        expectWireType(in, tag, LEN, tagPos, field);
-        in.skip(in.readLength(field), field);
     }
 
     /**
