@@ -2,8 +2,11 @@ package io.sluice.server.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.ByteString;
+import com.google.protobuf.UnknownFieldSet;
 import io.airlift.compress.v3.snappy.SnappyJavaCompressor;
 import io.sluice.core.head.ShardStats;
+import io.sluice.core.labels.LabelsStatus;
 import io.sluice.server.format.otlp.pb.OtlpMetrics;
 import io.sluice.server.format.remotewrite.RemoteWriteEncoder;
 import io.sluice.server.format.remotewrite.pb.RemoteWriteV2;
@@ -206,6 +209,30 @@ class StoredRoundTripTest {
         String series = "sp_cial_value{_n_code=\"🙂\"\\\",job=\"svc\",otel_scope_name=\"lib\"}";
         assertThat(stored).contains(SeriesTextSink.line(series, T, STALE), SeriesTextSink.line(series, T + 20, STALE),
                 SeriesTextSink.line("target_info{host_name=\"h1\",job=\"svc\"}", T + 20, 1.0));
+    }
+
+    @Test
+    void invalidUtf8InProtobufStringsIsHandedOverForTheHeadToReject() throws Exception {
+        // The protobuf decoders pass label bytes through as remote-write 1.0 does; the head's validation
+        // rejects the series (and the consumer counts it), the other series of the record are stored.
+        // protobuf-java refuses to write such a string, so the symbols are written as raw fields (4).
+        UnknownFieldSet.Field.Builder symbols = UnknownFieldSet.Field.newBuilder()
+                .addLengthDelimited(ByteString.EMPTY).addLengthDelimited(ByteString.copyFromUtf8("__name__"))
+                .addLengthDelimited(ByteString.copyFrom(new byte[] {'b', (byte) 0xFF})).addLengthDelimited(ByteString.copyFromUtf8("ok"));
+        RemoteWriteV2.Request request = RemoteWriteV2.Request.newBuilder()
+                .setUnknownFields(UnknownFieldSet.newBuilder().addField(4, symbols.build()).build())
+                .addTimeseries(RemoteWriteV2.TimeSeries.newBuilder().addAllLabelsRefs(List.of(1, 2))
+                        .addSamples(RemoteWriteV2.Sample.newBuilder().setValue(1).setTimestamp(T)))
+                .addTimeseries(RemoteWriteV2.TimeSeries.newBuilder().addAllLabelsRefs(List.of(1, 3))
+                        .addSamples(RemoteWriteV2.Sample.newBuilder().setValue(2).setTimestamp(T)))
+                .build();
+        byte[] record = snappy(request.toByteArray());
+        try (ShardSink shard = new ShardSink(dir.resolve("utf8"))) {
+            shard.nextRecord();
+            PayloadFormat.PROMETHEUS_REMOTE_WRITE_V2.newDecoder(DecoderLimits.DEFAULTS).decode(record, 0, record.length, T, shard);
+            assertThat(shard.stored()).containsExactly(SeriesTextSink.line("ok{}", T, 2.0));
+            assertThat(shard.rejectedSeries()).containsExactly(Map.entry(LabelsStatus.INVALID_UTF8, 1));
+        }
     }
 
     private static OtlpMetrics.KeyValue kv(String key, String value) {
