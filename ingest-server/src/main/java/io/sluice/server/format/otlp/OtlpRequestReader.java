@@ -41,6 +41,7 @@ final class OtlpRequestReader {
     private final ByteWriter metricName = new ByteWriter(128);
 
     // Method references made once: a bound reference evaluated per call could allocate.
+    private final MessageReader resourceMetricsReader = this::resourceMetrics;
     private final MessageReader resourceReader = this::resource;
     private final MessageReader scopeMetricsReader = this::scopeMetrics;
     private final MessageReader metricReader = this::metric;
@@ -61,18 +62,7 @@ final class OtlpRequestReader {
         points.pointsWithoutValue = 0;
         points.exemplarsSkipped = 0;
         attributes.resetCount();
-        while (in.hasRemaining()) {
-            int tagPos = in.position();
-            int tag = readTag(in, "ExportMetricsServiceRequest");
-            if (fieldNumber(tag) != OtlpSchema.REQUEST_RESOURCE_METRICS) {
-                skipField(in, tag, tagPos, "ExportMetricsServiceRequest");
-                continue;
-            }
-            expectWireType(in, tag, LEN, tagPos, "resource_metrics");
-            int outer = in.pushLimit(in.readLength("resource_metrics"));
-            resourceMetrics(in, sink);
-            in.popLimit(outer);
-        }
+        forEach(in, OtlpSchema.REQUEST_RESOURCE_METRICS, "ExportMetricsServiceRequest", resourceMetricsReader, sink);
     }
 
     int pointsWithoutValue() {
