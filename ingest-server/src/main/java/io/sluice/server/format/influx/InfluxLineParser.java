@@ -41,6 +41,11 @@ final class InfluxLineParser {
     private static final byte[] METRIC_NAME = "__name__".getBytes(StandardCharsets.US_ASCII);
     private static final String[] TRUE = {"t", "T", "true", "True", "TRUE"};
     private static final String[] FALSE = {"f", "F", "false", "False", "FALSE"};
+    /**
+     * The most tags a line may have: the duplicate check of unsorted tags is quadratic, and a head keeps
+     * at most 128 labels a series by default.
+     */
+    static final int MAX_TAGS = 1024;
     /** Any 18-digit decimal fits in 63 bits. */
     private static final int MAX_SAFE_DIGITS = 18;
 
@@ -431,6 +436,13 @@ final class InfluxLineParser {
      * duplicate; only other orders are compared pair by pair.
      */
     private int checkTags(int next) {
+        if (tagCount() > MAX_TAGS) {
+            hasPoint = false;
+            rejection = InfluxLineRejection.TOO_MANY_TAGS;
+            errorPosition = lineStart;
+            errorDetail = "more than " + MAX_TAGS + " tags";
+            return next;
+        }
         byte[] scratchBytes = scratch.buffer();
         boolean ascending = true;
         for (int i = 1; i < tokens.count(); i += 2) {

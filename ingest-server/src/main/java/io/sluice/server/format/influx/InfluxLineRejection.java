@@ -14,7 +14,9 @@ public enum InfluxLineRejection {
     /** Two tags with the same key, or a tag named {@code __name__} (which holds the metric name). */
     DUPLICATE_LABEL("duplicate_label"),
     /** The line has no timestamp and its Kafka record has none either (timestamp -1). */
-    NO_TIMESTAMP("no_timestamp");
+    NO_TIMESTAMP("no_timestamp"),
+    /** More than {@value InfluxLineParser#MAX_TAGS} tags: far beyond any head's label limit, and costly to check. */
+    TOO_MANY_TAGS("too_many_tags");
 
     private final String label;
 

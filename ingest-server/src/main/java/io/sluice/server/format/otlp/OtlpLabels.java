@@ -24,6 +24,11 @@ final class OtlpLabels {
     static final byte[] INSTANCE = PrometheusNames.ascii("instance");
     static final byte[] LE = PrometheusNames.ascii("le");
     static final byte[] QUANTILE = PrometheusNames.ascii("quantile");
+    /**
+     * Sets larger than this are not checked for collisions (the check is quadratic; a head keeps at most
+     * 128 labels a series by default, so it refuses such a series whatever its names).
+     */
+    static final int MAX_MERGED_LABELS = 1024;
 
     private byte[][] nameBuf = new byte[16][];
     private int[] nameOff = new int[16];
@@ -97,9 +102,13 @@ final class OtlpLabels {
 
     /**
      * Joins the values of labels with equal names, ordered by original key, into one label whose value is
-     * written to {@code arena}. Quadratic in the labels, which are few; no work when nothing collides.
+     * written to {@code arena}. Quadratic in the labels, which are few; no work when nothing collides; none
+     * for sets beyond {@value #MAX_MERGED_LABELS} labels.
      */
     void mergeCollisions(ByteWriter arena) {
+        if (count > MAX_MERGED_LABELS) {
+            return; // quadratic: a set this large is refused by the head's label limit anyway
+        }
         for (int i = 1; i < count; i++) {
             if (dropped[i]) {
                 continue;

@@ -216,6 +216,16 @@ class InfluxDecoderTest {
     }
 
     @Test
+    void aLineWithMoreTagsThanAnyHeadKeepsIsRejectedWithoutAQuadraticCheck() throws PayloadException {
+        StringBuilder line = new StringBuilder("m");
+        for (int i = InfluxLineParser.MAX_TAGS; i >= 0; i--) {
+            line.append(",t").append(i).append("=v"); // descending: the pairwise check would run
+        }
+        assertThat(decode(line + " v=1\nok v=1 1000000\n")).isEqualTo(series("ok_v", new String[0], 1, 1));
+        assertThat(decoder.linesRejectedTotal(InfluxLineRejection.TOO_MANY_TAGS)).isEqualTo(1);
+    }
+
+    @Test
     void aRecordBeyondTheLimitIsRejectedWhole() {
         InfluxDecoder tight = new InfluxDecoder(new DecoderLimits(10, 10));
         byte[] record = utf8("m v=1 1000000\n");

@@ -229,6 +229,18 @@ class OtlpDecoderTest {
     }
 
     @Test
+    void pointsWithThousandsOfAttributesAreHandedOverWithoutAQuadraticCheck() throws PayloadException {
+        NumberDataPoint.Builder point = NumberDataPoint.newBuilder().setTimeUnixNano(T * NS).setAsDouble(1);
+        for (int i = 0; i < 200_000; i++) {
+            point.addAttributes(attr("k" + i, "v"));
+        }
+        SeriesTextSink sink = new SeriesTextSink();
+        byte[] record = bare(gauge("g", "", point.build())).toByteArray();
+        decoder.decode(record, 0, record.length, 0, sink);
+        assertThat(sink.lines()).hasSize(1).allMatch(l -> l.contains("k199999=\"v\""));
+    }
+
+    @Test
     void scopeAttributesThatPoseAsTheScopesOwnLabelsAreDropped() throws PayloadException {
         ExportMetricsServiceRequest request = request(resource(), scope("lib", "", attr("name", "impostor"), attr("tier", "gold")),
                 gauge("g", "", point(T, 1)));
