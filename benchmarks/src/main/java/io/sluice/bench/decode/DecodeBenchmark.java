@@ -23,16 +23,23 @@ import org.openjdk.jmh.annotations.State;
  *   <li>{@code sluice}: native batch with raw 8-byte timestamps (16 bytes a sample), the fastest path.
  *   <li>{@code sluice-deltas}: native batch with zigzag varint timestamp deltas (9–11 bytes a sample).
  *   <li>{@code sluice-crc32c}: raw timestamps and a CRC32C over the body.
+ *   <li>{@code prometheus-remote-write-v2}: snappy decompression plus a symbols table and label references.
+ *   <li>{@code influx}: 5,500 lines of line protocol, one sample each, nanosecond timestamps.
+ *   <li>{@code otlp}: one gauge per metric family, one point a sample with nine attributes (uncompressed).
+ *   <li>{@code json}: 5,500 records of one object each (one sample a Kafka record), all decoded per operation.
  * </ul>
  */
 @State(Scope.Thread)
 public class DecodeBenchmark extends AbstractBenchmark {
-    @Param({"prometheus-remote-write", "sluice", "sluice-deltas", "sluice-crc32c"})
+    @Param({"prometheus-remote-write", "sluice", "sluice-deltas", "sluice-crc32c", "prometheus-remote-write-v2", "influx",
+        "otlp", "json"})
     public String format;
 
     private final DecodeCountingSink sink = new DecodeCountingSink();
     private PayloadDecoder decoder;
     private byte[] record;
+    /** The records of one operation: one for every format but json, which has one a sample. */
+    private byte[][] records;
 
     @Setup
     public void setUp() {
@@ -42,7 +49,14 @@ public class DecodeBenchmark extends AbstractBenchmark {
             case "sluice" -> record = payloads.nativeBatch(false, false);
             case "sluice-deltas" -> record = payloads.nativeBatch(true, false);
             case "sluice-crc32c" -> record = payloads.nativeBatch(false, true);
+            case "prometheus-remote-write-v2" -> record = payloads.remoteWriteV2();
+            case "influx" -> record = payloads.influx();
+            case "otlp" -> record = payloads.otlp();
+            case "json" -> records = payloads.json();
             default -> throw new IllegalArgumentException("unknown format parameter " + format);
+        }
+        if (records == null) {
+            records = new byte[][] {record};
         }
         String configName = format.startsWith("sluice") ? "sluice" : format;
         decoder = PayloadFormat.fromConfigName(configName).newDecoder(DecoderLimits.DEFAULTS);
@@ -52,7 +66,9 @@ public class DecodeBenchmark extends AbstractBenchmark {
     @OperationsPerInvocation(NodeExporterPayloads.SAMPLES)
     public long decode() throws PayloadException {
         sink.clear();
-        decoder.decode(record, 0, record.length, 0, sink);
+        for (byte[] value : records) {
+            decoder.decode(value, 0, value.length, 0, sink);
+        }
         return sink.sampleChecksum();
     }
 
@@ -60,7 +76,12 @@ public class DecodeBenchmark extends AbstractBenchmark {
         return sink;
     }
 
+    /** The bytes of one operation's records. */
     int recordBytes() {
-        return record.length;
+        int total = 0;
+        for (byte[] value : records) {
+            total += value.length;
+        }
+        return total;
     }
 }

@@ -34,6 +34,14 @@ public final class ByteWriter {
         length = 0;
     }
 
+    /** Forgets everything written after the first {@code newLength} bytes. */
+    public void truncate(int newLength) {
+        if (newLength < 0 || newLength > length) {
+            throw new IndexOutOfBoundsException("truncate to " + newLength + " outside [0, " + length + "]");
+        }
+        length = newLength;
+    }
+
     /** Makes room for {@code n} more bytes. */
     public void ensureRemaining(int n) {
         long needed = (long) length + n;

@@ -17,6 +17,14 @@ public record DecoderLimits(int maxRecordBytes, int maxUncompressedBytes) {
     public static final DecoderLimits DEFAULTS =
             new DecoderLimits(DEFAULT_MAX_RECORD_BYTES, DEFAULT_MAX_UNCOMPRESSED_BYTES);
 
+    /** Rejects a record value longer than {@link #maxRecordBytes()}: the first check of every decoder. */
+    public void checkRecordSize(int recordBytes) throws PayloadException {
+        if (recordBytes > maxRecordBytes) {
+            throw new PayloadException(PayloadException.Reason.TOO_LARGE, 0, "record", "record of " + recordBytes
+                    + " bytes exceeds maxRecordBytes " + maxRecordBytes);
+        }
+    }
+
     public DecoderLimits {
         if (maxRecordBytes <= 0 || maxUncompressedBytes <= 0) {
             throw new IllegalArgumentException("limits must be positive: maxRecordBytes=" + maxRecordBytes

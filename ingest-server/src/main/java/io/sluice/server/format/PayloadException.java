@@ -25,14 +25,31 @@ public final class PayloadException extends Exception {
         BAD_VARINT("bad_varint"),
         /** The native batch does not start with its magic bytes. */
         BAD_MAGIC("bad_magic"),
-        /** A version this decoder does not read: a native batch version, or a remote-write 2.0 payload. */
+        /**
+         * A version this decoder does not read: a native batch version, a remote-write 2.0 payload read as
+         * 1.0 or a 1.0 payload read as 2.0.
+         */
         UNSUPPORTED_VERSION("unsupported_version"),
         /** The native batch header has unknown flags or non-zero reserved fields. */
         BAD_HEADER("bad_header"),
         /** The native batch's CRC32C does not match its body. */
         BAD_CHECKSUM("bad_checksum"),
         /** The native batch's body breaks a rule of the format: a series without samples, trailing bytes. */
-        BAD_BATCH("bad_batch");
+        BAD_BATCH("bad_batch"),
+        /** JSON syntax: not one well-formed JSON object (RFC 8259), or nested deeper than the decoder allows. */
+        BAD_JSON("bad_json"),
+        /**
+         * Well-formed, but not the shape the format prescribes: a missing, repeated or mistyped JSON member, a
+         * remote-write 2.0 symbol reference out of range or an odd number of label references, an OTLP
+         * histogram whose bucket counts do not match its bounds.
+         */
+        BAD_SCHEMA("bad_schema"),
+        /** A sample value or timestamp written as text that does not parse, or lies outside its range. */
+        BAD_VALUE("bad_value"),
+        /** Text that must be UTF-8 (JSON) is not: an ill-formed byte sequence or a lone surrogate escape. */
+        INVALID_UTF8("invalid_utf8"),
+        /** The record's Content-Type header names a media type or protobuf message the topic's format cannot read. */
+        UNSUPPORTED_CONTENT_TYPE("unsupported_content_type");
 
         private final String label;
 

@@ -1,35 +1,49 @@
 package io.sluice.server.format;
 
+import io.sluice.server.format.influx.InfluxDecoder;
+import io.sluice.server.format.json.JsonDecoder;
 import io.sluice.server.format.nativebatch.NativeBatchDecoder;
+import io.sluice.server.format.otlp.OtlpDecoder;
 import io.sluice.server.format.remotewrite.RemoteWriteDecoder;
+import io.sluice.server.format.remotewrite.RemoteWriteV2Decoder;
 import java.util.Arrays;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The payload formats a topic can be configured with, by their configuration names. Formats still to
- * come ({@code influx}, {@code otlp}, {@code json}, remote-write 2.0) are added as constants here with
- * their decoder; until then their names are rejected by {@link #fromConfigName}.
+ * The payload formats a topic can be configured with, by their configuration names.
+ *
+ * <p>Remote-write has two versions whose payloads look alike (snappy-compressed protobuf), so a record
+ * may say which one it carries the way Prometheus says it over HTTP: a {@value #CONTENT_TYPE_HEADER}
+ * record header. {@link #forRecord} resolves the format of one record from the topic's format and
+ * that header; the consumer decodes with a decoder of the resolved format.
  */
 public enum PayloadFormat {
     /** Snappy-compressed protobuf WriteRequest, remote-write 1.0, as Prometheus sends it. */
-    PROMETHEUS_REMOTE_WRITE("prometheus-remote-write") {
-        @Override
-        public PayloadDecoder newDecoder(DecoderLimits limits) {
-            return new RemoteWriteDecoder(limits);
-        }
-    },
+    PROMETHEUS_REMOTE_WRITE("prometheus-remote-write", RemoteWriteDecoder::new),
+    /** Snappy-compressed protobuf {@code io.prometheus.write.v2.Request}: remote-write 2.0 (symbols table). */
+    PROMETHEUS_REMOTE_WRITE_V2("prometheus-remote-write-v2", RemoteWriteV2Decoder::new),
     /** Sluice's native batch, docs/format/native-batch.md: the fastest path. */
-    SLUICE("sluice") {
-        @Override
-        public PayloadDecoder newDecoder(DecoderLimits limits) {
-            return new NativeBatchDecoder(limits);
-        }
-    };
+    SLUICE("sluice", NativeBatchDecoder::new),
+    /** InfluxDB line protocol, as Telegraf's Kafka output writes it; nanosecond timestamps. */
+    INFLUX("influx", InfluxDecoder::new),
+    /** OTLP {@code ExportMetricsServiceRequest} protobuf, as the Collector's Kafka exporter writes it (otlp_proto). */
+    OTLP("otlp", OtlpDecoder::new),
+    /** One sample per JSON object, as prometheus-kafka-adapter writes it. */
+    JSON("json", JsonDecoder::new);
+
+    /**
+     * The Kafka record header that selects the remote-write version of a record (its key compared
+     * ignoring case, see {@link #isContentTypeHeader}); the values are Prometheus' HTTP ones.
+     */
+    public static final String CONTENT_TYPE_HEADER = "Content-Type";
 
     private final String configName;
+    private final Function<DecoderLimits, PayloadDecoder> decoderFactory;
 
-    PayloadFormat(String configName) {
+    PayloadFormat(String configName, Function<DecoderLimits, PayloadDecoder> decoderFactory) {
         this.configName = configName;
+        this.decoderFactory = decoderFactory;
     }
 
     /** The name in configuration, e.g. {@code prometheus-remote-write}. */
@@ -38,7 +52,44 @@ public enum PayloadFormat {
     }
 
     /** A new decoder for one consumer thread; decoders are not thread-safe. */
-    public abstract PayloadDecoder newDecoder(DecoderLimits limits);
+    public PayloadDecoder newDecoder(DecoderLimits limits) {
+        return decoderFactory.apply(limits);
+    }
+
+    /**
+     * The format of one record of a topic configured with this format, given the value of the record's
+     * {@value #CONTENT_TYPE_HEADER} header ({@code null} when it has none). Allocates nothing.
+     *
+     * <ul>
+     *   <li>Formats other than remote-write ignore the header and return themselves.
+     *   <li>A remote-write topic without the header returns itself: the configuration decides.
+     *   <li>With the header, the header decides, whichever remote-write version the topic is configured
+     *       with: {@code application/x-protobuf} alone or with {@code proto=prometheus.WriteRequest} is
+     *       1.0, {@code proto=io.prometheus.write.v2.Request} is 2.0 (media type and parameter names
+     *       compared ignoring case, the message name exactly, other parameters ignored).
+     * </ul>
+     *
+     * @throws PayloadException {@link PayloadException.Reason#UNSUPPORTED_CONTENT_TYPE} when a remote-write
+     *     record's header names another media type or message: the record is rejected like a malformed one
+     */
+    public PayloadFormat forRecord(byte[] contentType) throws PayloadException {
+        if (contentType == null || (this != PROMETHEUS_REMOTE_WRITE && this != PROMETHEUS_REMOTE_WRITE_V2)) {
+            return this;
+        }
+        return switch (RemoteWriteContentType.versionOf(contentType)) {
+            case RemoteWriteContentType.V1 -> PROMETHEUS_REMOTE_WRITE;
+            case RemoteWriteContentType.V2 -> PROMETHEUS_REMOTE_WRITE_V2;
+            default -> throw new PayloadException(PayloadException.Reason.UNSUPPORTED_CONTENT_TYPE, 0,
+                    "Content-Type header", "'" + RemoteWriteContentType.printable(contentType)
+                    + "' is not a remote-write body; expected application/x-protobuf, optionally with"
+                    + " proto=prometheus.WriteRequest or proto=io.prometheus.write.v2.Request");
+        };
+    }
+
+    /** Whether a Kafka header key is {@value #CONTENT_TYPE_HEADER} (HTTP header names ignore case). */
+    public static boolean isContentTypeHeader(String headerKey) {
+        return CONTENT_TYPE_HEADER.equalsIgnoreCase(headerKey);
+    }
 
     /** The format a configuration names; the message lists the valid names. */
     public static PayloadFormat fromConfigName(String name) {

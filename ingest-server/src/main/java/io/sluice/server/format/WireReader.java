@@ -41,10 +41,7 @@ public final class WireReader {
      */
     public void wrapRecord(byte[] value, int off, int len, DecoderLimits limits) throws PayloadException {
         wrap(value, off, len, "record");
-        if (len > limits.maxRecordBytes()) {
-            throw error(Reason.TOO_LARGE, off, "record of " + len + " bytes exceeds maxRecordBytes "
-                    + limits.maxRecordBytes());
-        }
+        limits.checkRecordSize(len);
     }
 
     public byte[] buffer() {
@@ -183,6 +180,15 @@ public final class WireReader {
     /** Reads a little-endian 64-bit word at an absolute position that the caller has bounds-checked. */
     public static long longLE(byte[] buf, int absolutePos) {
         return (long) LONG_LE.get(buf, absolutePos);
+    }
+
+    /**
+     * An unsigned 64-bit integer (protobuf's uint64 and fixed64, line protocol's {@code u}) rounded to the
+     * nearest double, as Go's {@code float64(uint64)} does.
+     */
+    public static double unsignedToDouble(long v) {
+        // Halving keeps the low bit sticky ("round to odd"), so the one rounding of the conversion is right.
+        return v >= 0 ? v : (double) (v >>> 1 | (v & 1)) * 2.0;
     }
 
     /** A rejection at an absolute position, reported relative to the start of the region. */

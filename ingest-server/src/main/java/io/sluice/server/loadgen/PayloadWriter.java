@@ -24,12 +24,20 @@ public final class PayloadWriter {
      * @param series the model's series count (series numbers are below it)
      */
     public PayloadWriter(PayloadFormat format, NodeExporterModel model, int series, boolean crc32c) {
+        if (!writes(format)) {
+            throw new IllegalArgumentException("the load generator writes prometheus-remote-write and sluice, not " + format.configName());
+        }
         this.model = model;
         boolean isNative = format == PayloadFormat.SLUICE;
         this.nativeBatch = isNative ? new NativeBatchEncoder(1 << 20, true, crc32c) : null;
         this.remoteWrite = isNative ? null : new RemoteWriteEncoder(1 << 20);
         this.remoteWriteLabels = isNative ? null : (n, v) -> remoteWrite.label(n, v); // bound once: no allocation per series
         this.canonical = isNative ? new byte[series][] : null;
+    }
+
+    /** Whether this writer (and so the load generator and the demo) can produce {@code format}. */
+    public static boolean writes(PayloadFormat format) {
+        return format == PayloadFormat.SLUICE || format == PayloadFormat.PROMETHEUS_REMOTE_WRITE;
     }
 
     /** The load generator's writer: no CRC. */

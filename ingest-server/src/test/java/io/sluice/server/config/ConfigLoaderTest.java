@@ -195,9 +195,9 @@ class ConfigLoaderTest {
     void badTopicsAndBrokers() {
         assertThat(error(null, Map.of(), "--kafka.bootstrap-servers=localhost", "--kafka.topics=m=sluice"))
                 .isEqualTo("kafka.bootstrap-servers: 'localhost' is not a list of host:port (bad entry 'localhost') (flag --kafka.bootstrap-servers)");
-        assertThat(error(null, Map.of(), "--kafka.bootstrap-servers=h:1", "--kafka.topics=m=influx"))
-                .isEqualTo("kafka.topics: 'm=influx' names a bad format for topic m: unknown payload format 'influx'; "
-                        + "known formats: prometheus-remote-write, sluice (flag --kafka.topics)");
+        assertThat(error(null, Map.of(), "--kafka.bootstrap-servers=h:1", "--kafka.topics=m=influxdb"))
+                .isEqualTo("kafka.topics: 'm=influxdb' names a bad format for topic m: unknown payload format 'influxdb'; "
+                        + "known formats: prometheus-remote-write, prometheus-remote-write-v2, sluice, influx, otlp, json (flag --kafka.topics)");
         assertThat(error(null, Map.of(), "--kafka.bootstrap-servers=h:1", "--kafka.topics=metrics"))
                 .isEqualTo("kafka.topics: 'metrics' is not a list of topic=format (bad entry 'metrics') (flag --kafka.topics)");
     }

@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** The load generator's records, read back from a real broker, decode to exactly the series and samples it says it produced. */
 class LoadgenTest {
     @ParameterizedTest
-    @EnumSource(PayloadFormat.class)
+    @EnumSource(value = PayloadFormat.class, names = {"PROMETHEUS_REMOTE_WRITE", "SLUICE"}) // what the load generator writes
     void producedRecordsDecodeToThePlannedSamples(PayloadFormat format) throws PayloadException {
         String topic = SharedKafka.unique("loadgen-" + format.configName());
         SharedKafka.broker().createTopic(topic, 3);

@@ -1,9 +1,9 @@
 package io.sluice.server.format.remotewrite;
 
-import static io.sluice.server.format.remotewrite.ProtoWire.I64;
-import static io.sluice.server.format.remotewrite.ProtoWire.LEN;
-import static io.sluice.server.format.remotewrite.ProtoWire.VARINT;
-import static io.sluice.server.format.remotewrite.ProtoWire.tag;
+import static io.sluice.server.format.ProtoWire.I64;
+import static io.sluice.server.format.ProtoWire.LEN;
+import static io.sluice.server.format.ProtoWire.VARINT;
+import static io.sluice.server.format.ProtoWire.tag;
 
 import io.airlift.compress.v3.snappy.SnappyJavaCompressor;
 import io.sluice.server.format.ByteWriter;

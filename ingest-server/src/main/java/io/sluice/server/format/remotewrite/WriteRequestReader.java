@@ -1,12 +1,12 @@
 package io.sluice.server.format.remotewrite;
 
-import static io.sluice.server.format.remotewrite.ProtoWire.I64;
-import static io.sluice.server.format.remotewrite.ProtoWire.LEN;
-import static io.sluice.server.format.remotewrite.ProtoWire.VARINT;
-import static io.sluice.server.format.remotewrite.ProtoWire.expectWireType;
-import static io.sluice.server.format.remotewrite.ProtoWire.fieldNumber;
-import static io.sluice.server.format.remotewrite.ProtoWire.readTag;
-import static io.sluice.server.format.remotewrite.ProtoWire.skipField;
+import static io.sluice.server.format.ProtoWire.I64;
+import static io.sluice.server.format.ProtoWire.LEN;
+import static io.sluice.server.format.ProtoWire.VARINT;
+import static io.sluice.server.format.ProtoWire.expectWireType;
+import static io.sluice.server.format.ProtoWire.fieldNumber;
+import static io.sluice.server.format.ProtoWire.readTag;
+import static io.sluice.server.format.ProtoWire.skipField;
 
 import io.sluice.server.format.MetricSink;
 import io.sluice.server.format.PayloadException;
@@ -26,7 +26,7 @@ import io.sluice.server.format.WireReader;
  *
  * <p>Not thread-safe; owned by its {@link RemoteWriteDecoder}.
  */
-final class WriteRequestReader {
+final class WriteRequestReader implements RequestReader {
     /** Receives the labels of a series without samples: parsed to check them, then dropped. */
     private static final MetricSink DISCARD = new MetricSink() {
         @Override
@@ -50,17 +50,13 @@ final class WriteRequestReader {
         }
     };
 
-    // Counts of what the last read() skipped; published by the decoder only when the record decoded.
-    private int histogramsSkipped;
-    private int exemplarsSkipped;
-    private int metadataSkipped;
-    private int seriesWithoutSamples;
+    private final SkipCounts skipped = new SkipCounts();
+    private final SeriesSkim skim = new SeriesSkim(RemoteWriteSchema.TIMESERIES_LABELS, false,
+            RemoteWriteSchema.TIMESERIES_SAMPLES, RemoteWriteSchema.TIMESERIES_HISTOGRAMS, RemoteWriteSchema.TIMESERIES_EXEMPLARS, -1);
 
-    void read(WireReader in, MetricSink sink) throws PayloadException {
-        histogramsSkipped = 0;
-        exemplarsSkipped = 0;
-        metadataSkipped = 0;
-        seriesWithoutSamples = 0;
+    @Override
+    public void read(WireReader in, MetricSink sink) throws PayloadException {
+        skipped.clear();
         while (in.hasRemaining()) {
             int tagPos = in.position();
             int tag = readTag(in, "WriteRequest");
@@ -74,95 +70,51 @@ final class WriteRequestReader {
                 case RemoteWriteSchema.WRITE_REQUEST_METADATA -> {
                     expectWireType(in, tag, LEN, tagPos, "WriteRequest.metadata");
                     in.skip(in.readLength("WriteRequest.metadata"), "WriteRequest.metadata");
-                    metadataSkipped++;
+                    skipped.metadata++;
                 }
                 case RemoteWriteSchema.V2_REQUEST_SYMBOLS, RemoteWriteSchema.V2_REQUEST_TIMESERIES ->
                         throw in.error(Reason.UNSUPPORTED_VERSION, tagPos, "field " + fieldNumber(tag)
-                                + " at the top level: a remote-write 2.0 Request, but this topic is configured"
-                                + " for remote-write 1.0 (prometheus-remote-write)");
+                                + " at the top level: a remote-write 2.0 Request, read as 1.0; give the record a"
+                                + " Content-Type header with proto=io.prometheus.write.v2.Request, or configure the"
+                                + " topic as prometheus-remote-write-v2");
                 default -> skipField(in, tag, tagPos, "WriteRequest");
             }
         }
     }
 
-    int histogramsSkipped() {
-        return histogramsSkipped;
-    }
-
-    int exemplarsSkipped() {
-        return exemplarsSkipped;
-    }
-
-    int metadataSkipped() {
-        return metadataSkipped;
-    }
-
-    int seriesWithoutSamples() {
-        return seriesWithoutSamples;
+    @Override
+    public SkipCounts skipped() {
+        return skipped;
     }
 
     /** Reads the TimeSeries that fills the reader up to its limit. */
     private void readTimeSeries(WireReader in, MetricSink sink) throws PayloadException {
         int end = in.limit();
-        int labelsFrom = -1;
-        int labelsTo = -1;
-        int samplesFrom = -1;
-        int samplesTo = -1;
-        int samples = 0;
-        while (in.hasRemaining()) {
-            int tagPos = in.position();
-            int tag = readTag(in, "TimeSeries");
-            switch (fieldNumber(tag)) {
-                case RemoteWriteSchema.TIMESERIES_LABELS -> {
-                    skipLengthDelimited(in, tag, tagPos, "TimeSeries.labels");
-                    labelsFrom = labelsFrom < 0 ? tagPos : labelsFrom;
-                    labelsTo = in.position();
-                }
-                case RemoteWriteSchema.TIMESERIES_SAMPLES -> {
-                    skipLengthDelimited(in, tag, tagPos, "TimeSeries.samples");
-                    samplesFrom = samplesFrom < 0 ? tagPos : samplesFrom;
-                    samplesTo = in.position();
-                    samples++;
-                }
-                case RemoteWriteSchema.TIMESERIES_EXEMPLARS -> {
-                    skipLengthDelimited(in, tag, tagPos, "TimeSeries.exemplars");
-                    exemplarsSkipped++;
-                }
-                case RemoteWriteSchema.TIMESERIES_HISTOGRAMS -> {
-                    skipLengthDelimited(in, tag, tagPos, "TimeSeries.histograms");
-                    histogramsSkipped++;
-                }
-                default -> skipField(in, tag, tagPos, "TimeSeries");
-            }
-        }
-        if (samples == 0) {
+        skim.skim(in, skipped);
+        if (skim.samples == 0) {
             // Nothing to store, but a malformed label still rejects the record as protobuf-java would.
-            if (labelsFrom >= 0) {
-                emit(in, RemoteWriteSchema.TIMESERIES_LABELS, labelsFrom, labelsTo, DISCARD);
+            if (skim.labelsFrom >= 0) {
+                emit(in, RemoteWriteSchema.TIMESERIES_LABELS, skim.labelsFrom, skim.labelsTo, DISCARD);
             }
-            seriesWithoutSamples++;
+            skipped.seriesWithoutSamples++;
             in.position(end);
             return;
         }
         sink.beginSeries();
-        if (labelsFrom >= 0) {
-            emit(in, RemoteWriteSchema.TIMESERIES_LABELS, labelsFrom, labelsTo, sink);
+        if (skim.labelsFrom >= 0) {
+            emit(in, RemoteWriteSchema.TIMESERIES_LABELS, skim.labelsFrom, skim.labelsTo, sink);
         }
         sink.endLabels();
-        emit(in, RemoteWriteSchema.TIMESERIES_SAMPLES, samplesFrom, samplesTo, sink);
+        emit(in, RemoteWriteSchema.TIMESERIES_SAMPLES, skim.samplesFrom, skim.samplesTo, sink);
         in.position(end);
-    }
-
-    private static void skipLengthDelimited(WireReader in, int tag, int tagPos, String field) throws PayloadException {
-        expectWireType(in, tag, LEN, tagPos, field);
-        in.skip(in.readLength(field), field);
     }
 
     /**
      * Parses the labels or the samples (by field number) between two positions the skim found; other
-     * fields there are skipped again.
+     * fields there are skipped again. Remote-write 2.0's TimeSeries keeps samples as field 2 with the
+     * same Sample message, so its reader emits samples through here too.
      */
-    private static void emit(WireReader in, int field, int from, int to, MetricSink sink) throws PayloadException {
+    static void emit(WireReader in, int field, int from, int to, MetricSink sink) throws PayloadException {
         in.position(from);
         while (in.position() < to) {
             int tagPos = in.position();

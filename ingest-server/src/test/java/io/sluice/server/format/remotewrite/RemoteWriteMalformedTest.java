@@ -9,6 +9,7 @@ import io.sluice.server.format.ByteWriter;
 import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.format.PayloadException;
 import io.sluice.server.format.PayloadException.Reason;
+import io.sluice.server.format.ProtoWire;
 import io.sluice.server.format.RecordingSink;
 import io.sluice.server.format.remotewrite.pb.RemoteWriteV1.Label;
 import io.sluice.server.format.remotewrite.pb.RemoteWriteV1.Sample;

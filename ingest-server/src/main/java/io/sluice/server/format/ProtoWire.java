@@ -1,42 +1,40 @@
-package io.sluice.server.format.remotewrite;
+package io.sluice.server.format;
 
-import io.sluice.server.format.PayloadException;
 import io.sluice.server.format.PayloadException.Reason;
-import io.sluice.server.format.WireReader;
 
 /**
- * Protobuf wire-format rules shared by the remote-write reader and writer: wire types, tags, and
- * skipping a field of any wire type (groups included, nested at most {@value #MAX_GROUP_DEPTH} deep,
- * protobuf-java's default recursion limit).
+ * Protobuf wire-format rules shared by the protobuf readers and writers (remote-write 1.0 and 2.0,
+ * OTLP): wire types, tags, and skipping a field of any wire type (groups included, nested at most
+ * {@value #MAX_GROUP_DEPTH} deep, protobuf-java's default recursion limit).
  */
-final class ProtoWire {
-    static final int VARINT = 0;
-    static final int I64 = 1;
-    static final int LEN = 2;
-    static final int START_GROUP = 3;
-    static final int END_GROUP = 4;
-    static final int I32 = 5;
-    static final int MAX_GROUP_DEPTH = 100;
+public final class ProtoWire {
+    public static final int VARINT = 0;
+    public static final int I64 = 1;
+    public static final int LEN = 2;
+    public static final int START_GROUP = 3;
+    public static final int END_GROUP = 4;
+    public static final int I32 = 5;
+    public static final int MAX_GROUP_DEPTH = 100;
 
     private static final String[] WIRE_TYPE_NAMES = {"VARINT", "I64", "LEN", "SGROUP", "EGROUP", "I32", "6", "7"};
 
     private ProtoWire() {
     }
 
-    static int tag(int fieldNumber, int wireType) {
+    public static int tag(int fieldNumber, int wireType) {
         return fieldNumber << 3 | wireType;
     }
 
-    static int fieldNumber(int tag) {
+    public static int fieldNumber(int tag) {
         return tag >>> 3;
     }
 
-    static int wireType(int tag) {
+    public static int wireType(int tag) {
         return tag & 7;
     }
 
     /** Reads a tag: a varint below 2^32 whose field number is not 0. */
-    static int readTag(WireReader in, String message) throws PayloadException {
+    public static int readTag(WireReader in, String message) throws PayloadException {
         int tagPos = in.position();
         long tag = in.readVarint(message);
         if ((tag >>> 32) != 0 || (tag >>> 3) == 0) {
@@ -46,7 +44,7 @@ final class ProtoWire {
     }
 
     /** Rejects a known field sent with another wire type than its schema's (no silent default value). */
-    static void expectWireType(WireReader in, int tag, int wireType, int tagPos, String field) throws PayloadException {
+    public static void expectWireType(WireReader in, int tag, int wireType, int tagPos, String field) throws PayloadException {
         if (wireType(tag) != wireType) {
             throw in.error(Reason.BAD_PROTOBUF, tagPos, field + " (field " + fieldNumber(tag) + ") has wire type "
                     + WIRE_TYPE_NAMES[wireType(tag)] + ", expected " + WIRE_TYPE_NAMES[wireType]);
@@ -57,7 +55,7 @@ final class ProtoWire {
      * Skips the value of a field whose tag was just read, as its wire type says. {@code message} names
      * the enclosing message in errors; it must be a constant, as building a string would allocate.
      */
-    static void skipField(WireReader in, int tag, int tagPos, String message) throws PayloadException {
+    public static void skipField(WireReader in, int tag, int tagPos, String message) throws PayloadException {
         skipField(in, tag, tagPos, message, 0);
     }
 

@@ -1,0 +1,153 @@
+package io.sluice.server.format.influx;
+
+import io.sluice.server.format.ByteSpans;
+import io.sluice.server.format.ByteWriter;
+import io.sluice.server.format.DecoderLimits;
+import io.sluice.server.format.MetricSink;
+import io.sluice.server.format.PayloadDecoder;
+import io.sluice.server.format.PayloadException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Decodes {@code influx} records: a batch of InfluxDB line-protocol lines, as Telegraf's Kafka output
+ * writes them (docs/format/influx.md).
+ *
+ * <p>Each numeric field of a line becomes one series: {@code __name__} = measurement + "_" + field key
+ * (kept as they are, UTF-8 included, as Prometheus 3 allows), the tags as labels, and one sample.
+ * Floats, integers ({@code i}), unsigned integers ({@code u}) and booleans (1 or 0) are numeric; string
+ * fields are skipped and counted. The timestamp is converted from the configured precision to
+ * milliseconds (rounding down); a line without one takes the Kafka record's timestamp.
+ *
+ * <p>A bad line is skipped and counted by {@link InfluxLineRejection}; the rest of the record is kept,
+ * so a record never fails for its lines, only for its size ({@code too_large}). A line is checked
+ * completely before any of its series reaches the sink, so a skipped line leaves nothing behind.
+ *
+ * <p>Memory: a scratch buffer for unescaped tokens and span arrays, grown to the longest line seen;
+ * nothing is allocated per line or sample once they have grown. Not thread-safe: one instance per
+ * consumer thread, which owns every field, counters included (read them from that thread, or publish
+ * them).
+ */
+public final class InfluxDecoder implements PayloadDecoder {
+    /** Kafka's timestamp of a record that has none ({@code RecordBatch.NO_TIMESTAMP}). */
+    public static final long NO_RECORD_TIMESTAMP = -1;
+
+    private static final byte[] METRIC_NAME = "__name__".getBytes(StandardCharsets.US_ASCII);
+
+    private final DecoderLimits limits;
+    private final InfluxPrecision precision;
+    private final InfluxLineParser parser = new InfluxLineParser();
+    private final ByteWriter name = new ByteWriter(128);
+
+    private final long[] linesRejected = new long[InfluxLineRejection.values().length];
+    private long pointsDecodedTotal;
+    private long stringFieldsSkippedTotal;
+    private InfluxLineRejection lastRejection;
+    private long lastRejectionPosition;
+    private String lastRejectionDetail;
+
+    /** A decoder for nanosecond timestamps, Telegraf's. */
+    public InfluxDecoder(DecoderLimits limits) {
+        this(limits, InfluxPrecision.NANOSECONDS);
+    }
+
+    public InfluxDecoder(DecoderLimits limits, InfluxPrecision precision) {
+        this.limits = limits;
+        this.precision = precision;
+    }
+
+    @Override
+    public void decode(byte[] value, int off, int len, long recordTimestampMs, MetricSink sink) throws PayloadException {
+        limits.checkRecordSize(len);
+        int end = off + len;
+        int p = off;
+        while (p < end) {
+            p = parser.parse(value, p, end);
+            if (parser.rejection() != null) {
+                reject(parser.rejection(), parser.errorPosition() - off, parser.errorDetail());
+            } else if (parser.hasPoint()) {
+                point(value, off, recordTimestampMs, sink);
+            }
+        }
+    }
+
+    private void point(byte[] value, int off, long recordTimestampMs, MetricSink sink) {
+        long timestampMs = recordTimestampMs;
+        if (parser.hasTimestamp()) {
+            if (!precision.fits(parser.timestamp())) {
+                reject(InfluxLineRejection.OUT_OF_RANGE, parser.lineStart() - off, "timestamp beyond the millisecond range");
+                return;
+            }
+            timestampMs = precision.toMillis(parser.timestamp());
+        } else if (recordTimestampMs == NO_RECORD_TIMESTAMP) {
+            reject(InfluxLineRejection.NO_TIMESTAMP, parser.lineStart() - off, "line and record have no timestamp");
+            return;
+        }
+        pointsDecodedTotal++;
+        ByteSpans fields = parser.fieldKeys();
+        for (int f = 0; f < fields.count(); f++) {
+            if (parser.fieldKind(f) == InfluxLineParser.STRING) {
+                stringFieldsSkippedTotal++;
+            } else {
+                series(f, sink);
+                sink.sample(timestampMs, parser.fieldValue(f));
+            }
+        }
+    }
+
+    /** Emits the labels of field {@code f}'s series: its name, then the tags in line order. */
+    private void series(int f, MetricSink sink) {
+        ByteSpans tokens = parser.tokens();
+        ByteSpans fields = parser.fieldKeys();
+        name.reset();
+        name.writeBytes(parser.buffer(tokens, 0), tokens.offset(0), tokens.length(0));
+        name.writeByte('_');
+        name.writeBytes(parser.buffer(fields, f), fields.offset(f), fields.length(f));
+        sink.beginSeries();
+        sink.label(METRIC_NAME, 0, METRIC_NAME.length, name.buffer(), 0, name.length());
+        for (int key = 1; key < tokens.count(); key += 2) {
+            sink.label(parser.buffer(tokens, key), tokens.offset(key), tokens.length(key),
+                    parser.buffer(tokens, key + 1), tokens.offset(key + 1), tokens.length(key + 1));
+        }
+        sink.endLabels();
+    }
+
+    private void reject(InfluxLineRejection reason, long position, String detail) {
+        linesRejected[reason.ordinal()]++;
+        lastRejection = reason;
+        lastRejectionPosition = position;
+        lastRejectionDetail = detail;
+    }
+
+    /** Lines skipped for {@code reason} since this decoder was created. */
+    public long linesRejectedTotal(InfluxLineRejection reason) {
+        return linesRejected[reason.ordinal()];
+    }
+
+    /** Lines skipped for any reason. */
+    public long linesRejectedTotal() {
+        long total = 0;
+        for (long n : linesRejected) {
+            total += n;
+        }
+        return total;
+    }
+
+    /** Lines that became series (blank lines and comments are not counted). */
+    public long pointsDecodedTotal() {
+        return pointsDecodedTotal;
+    }
+
+    /** String fields of decoded lines, which Sluice does not store. */
+    public long stringFieldsSkippedTotal() {
+        return stringFieldsSkippedTotal;
+    }
+
+    /**
+     * The last skipped line, for a rate-limited log: reason, byte position in its record and what was
+     * wrong; {@code null} if none was. Allocates: call it when logging, not per record.
+     */
+    public String lastRejection() {
+        return lastRejection == null ? null : lastRejection.label() + " at byte " + lastRejectionPosition
+                + " of the record: " + lastRejectionDetail;
+    }
+}
