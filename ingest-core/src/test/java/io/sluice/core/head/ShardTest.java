@@ -265,12 +265,7 @@ class ShardTest {
             int stream = f.streams.idOf("big", 0);
             byte[] a = f.canonical("__name__", "a");
             byte[] b = f.canonical("__name__", "b");
-            ShardBatch first = shard.acquireBatch();
-            first.record(stream, 7);
-            first.series(f.hash(a), a, 0, a.length);
-            first.sample(1_000, Double.doubleToRawLongBits(1));
-            first.recordContinues(stream, 7);                  // handed over mid-record
-            shard.submit(first);
+            submitFirstHalfOfRecord7(f, shard, stream, a);
             f.drain();
             shard.sync();
             assertThat(shard.durableWatermark(stream)).as("record 7 is not complete yet").isEqualTo(6);
@@ -295,12 +290,7 @@ class ShardTest {
             int stream = f.streams.idOf("big", 0);
             byte[] a = f.canonical("__name__", "a");
             byte[] b = f.canonical("__name__", "b");
-            ShardBatch first = shard.acquireBatch();
-            first.record(stream, 7);
-            first.series(f.hash(a), a, 0, a.length);
-            first.sample(1_000, Double.doubleToRawLongBits(1));
-            first.recordContinues(stream, 7);
-            shard.submit(first);
+            submitFirstHalfOfRecord7(f, shard, stream, a);
             f.drain();
             shard.close();                                      // stops before the record's second half
             f.shard = null;
@@ -320,5 +310,15 @@ class ShardTest {
             assertThat(all.get("{__name__=\"b\"}")).hasSize(1);
             assertThat(reopened.stats().get(Counter.SAMPLES_DUPLICATE)).as("the first half, ignored").isEqualTo(1);
         }
+    }
+
+    /** Record 7's first part: series {@code a} with one sample, handed over mid-record. */
+    private static void submitFirstHalfOfRecord7(ShardFixture f, Shard shard, int stream, byte[] a) {
+        ShardBatch first = shard.acquireBatch();
+        first.record(stream, 7);
+        first.series(f.hash(a), a, 0, a.length);
+        first.sample(1_000, Double.doubleToRawLongBits(1));
+        first.recordContinues(stream, 7);
+        shard.submit(first);
     }
 }
