@@ -2,16 +2,9 @@ package io.sluice.server.kafka;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.head.Head;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.KafkaException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -148,28 +141,6 @@ public final class KafkaIngest implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         LOG.info("consumers of group {} closed", config.groupId());
-    }
-
-    /**
-     * Checks that the cluster answers within {@code timeout}; throws IllegalStateException with a
-     * one-line message otherwise (for start-up validation).
-     */
-    public static void checkBrokerReachable(IngestConfig config, Duration timeout) {
-        Map<String, Object> props = new java.util.HashMap<>(KafkaClientProperties.deadLetterProducer(config));
-        props.keySet().retainAll(AdminClientConfig.configNames());
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-        props.put(AdminClientConfig.CLIENT_ID_CONFIG, "sluice-" + config.groupId() + "-probe");
-        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
-        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
-        try (Admin admin = Admin.create(props)) {
-            admin.describeCluster().nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException | KafkaException e) {
-            throw new IllegalStateException("Kafka at " + config.bootstrapServers() + " is not reachable within "
-                    + timeout.toMillis() + " ms: " + rootMessage(e));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while connecting to Kafka at " + config.bootstrapServers());
-        }
     }
 
     private static String rootMessage(Throwable e) {

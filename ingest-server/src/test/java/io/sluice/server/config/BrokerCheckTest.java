@@ -1,0 +1,33 @@
+package io.sluice.server.config;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.server.kafka.SharedKafka;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The start-up broker check: an unreachable broker is one line; a live one passes. */
+class BrokerCheckTest {
+    private static KafkaSettings kafka(String bootstrapServers) throws ConfigException {
+        return ConfigLoader.load(null, Map.of(), List.of("--kafka.bootstrap-servers=" + bootstrapServers, "--kafka.topics=m=sluice"))
+                .kafka();
+    }
+
+    @Test
+    void anUnreachableBrokerIsOneLine() throws ConfigException {
+        KafkaSettings unreachable = kafka("127.0.0.1:1");
+        assertThatThrownBy(() -> BrokerCheck.check(unreachable, 500))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("kafka.bootstrap-servers: no broker reachable: 127.0.0.1:1")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    }
+
+    @Test
+    void aLiveBrokerPasses() throws ConfigException {
+        KafkaSettings live = kafka(SharedKafka.broker().bootstrapServers());
+        assertThatCode(() -> BrokerCheck.check(live, 30_000)).doesNotThrowAnyException();
+    }
+}
