@@ -26,7 +26,7 @@ class CanonicalLabelsTest {
 
     @Test
     void rejectsDuplicatesAndOddArguments() {
-        assertThatThrownBy(() -> CanonicalLabels.encode("a", "1", "a", "2")).hasMessageContaining("duplicate label name a");
+        assertThatThrownBy(() -> CanonicalLabels.encode("a", "1", "a", "2")).hasMessageContaining("duplicate label name in a,1,a,2");
         assertThatThrownBy(() -> CanonicalLabels.encode("a")).isInstanceOf(IllegalArgumentException.class);
     }
 
