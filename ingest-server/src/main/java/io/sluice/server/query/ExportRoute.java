@@ -44,36 +44,19 @@ final class ExportRoute implements Route {
 
     @Override
     public Reply handle(FullHttpRequest request) throws ApiError {
-        long t0 = System.nanoTime();
         RequestParams params = RequestParams.of(request);
-        List<Matcher[]> sets;
-        long startMs;
-        long endMs;
-        try {
-            sets = QueryRequests.matchers(params, true);
-            startMs = QueryRequests.time(params, "start", QueryRequests.MIN_TIME_MS);
-            endMs = QueryRequests.time(params, "end", QueryRequests.MAX_TIME_MS);
-            QueryRequests.checkOrder(startMs, endMs);
-        } catch (ApiError e) {
-            metrics.rejected(QueryMetrics.REASON_BAD_DATA);
-            metrics.record("export", t0);
-            throw e;
-        }
+        List<Matcher[]> sets = QueryRequests.matchers(params, true);
+        long startMs = QueryRequests.time(params, "start", QueryRequests.MIN_TIME_MS);
+        long endMs = QueryRequests.time(params, "end", QueryRequests.MAX_TIME_MS);
+        QueryRequests.checkOrder(startMs, endMs);
         SeriesUnion union = QueryRequests.select(head, sets, startMs, endMs);
         QueryBudget budget = new QueryBudget(options, metrics);
         if (union.sizeUpperBound() > options.maxSeries()) {
             metrics.rejected(QueryMetrics.REASON_MAX_SERIES);
-            metrics.record("export", t0);
             throw ApiError.execution("query selects " + union.sizeUpperBound() + " series, more than " + options.maxSeries()
                     + " (query.max-series); select fewer series with more label matchers or a shorter time range");
         }
-        return Reply.streamed(CONTENT_TYPE, Map.of(), out -> {
-            try {
-                write(union, budget, out);
-            } finally {
-                metrics.record("export", t0);
-            }
-        });
+        return Reply.streamed(CONTENT_TYPE, Map.of(), out -> write(union, budget, out));
     }
 
     private static void write(SeriesUnion union, QueryBudget budget, OutputStream out) throws IOException, ApiError {

@@ -30,6 +30,11 @@ final class JsonBuffer {
         return length;
     }
 
+    /** Drops what was written after {@code newLength} (a series that turned out to have no point). */
+    void truncate(int newLength) {
+        length = newLength;
+    }
+
     byte[] toByteArray() {
         return Arrays.copyOf(bytes, length);
     }
