@@ -12,8 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Allocation budget of the per-sample loops of the answers (after warm-up, buffers grown): reading a
- * snapshot's samples and writing them as export JSON (integer and special values) and as remote-read
- * protobuf allocates nothing per sample.
+ * snapshot's samples and writing them as export JSON (integers, fractions in Java's plain and
+ * exponent ranges, specials) and as remote-read protobuf allocates nothing per sample.
  */
 class QueryAllocationTest {
     private static final int SAMPLES = 10_000;
@@ -28,7 +28,8 @@ class QueryAllocationTest {
             double[] vs = new double[SAMPLES];
             for (int i = 0; i < SAMPLES; i++) {
                 ts[i] = 1_000L * (i + 1);
-                vs[i] = i % 100 == 7 ? Double.NaN : i % 100 == 8 ? Double.NEGATIVE_INFINITY : i * 3 - 5_000;
+                vs[i] = i % 100 == 7 ? Double.NaN : i % 100 == 8 ? Double.NEGATIVE_INFINITY
+                        : i % 2 == 0 ? i * 3 - 5_000 : (i - 5_000) * 0.3701 * Math.pow(10, i % 40 - 20); // fractions, both notations
             }
             fx.append(Map.of("__name__", "alloc"), ts, vs);
             HeadQuery query = fx.head.query(Long.MIN_VALUE, Long.MAX_VALUE, io.sluice.core.index.Matcher.eq("__name__", "alloc"));
