@@ -36,10 +36,6 @@ public record LoadgenConfig(String bootstrapServers, String topic, PayloadFormat
         if (format == null) {
             throw new IllegalArgumentException("--format is missing");
         }
-        if (!PayloadWriter.writes(format)) {
-            throw new IllegalArgumentException("--format " + format.configName()
-                    + ": the load generator writes prometheus-remote-write and sluice only");
-        }
         if (series < 1) {
             throw new IllegalArgumentException("--series must be at least 1, was " + series);
         }

@@ -5,8 +5,8 @@ import static io.sluice.server.format.ProtoWire.LEN;
 import static io.sluice.server.format.ProtoWire.VARINT;
 import static io.sluice.server.format.ProtoWire.tag;
 
-import io.airlift.compress.v3.snappy.SnappyJavaCompressor;
 import io.sluice.server.format.ByteWriter;
+import io.sluice.server.format.RecordEncoder;
 
 /**
  * Writes {@code prometheus-remote-write} record values: a snappy-compressed remote-write 1.0
@@ -18,7 +18,7 @@ import io.sluice.server.format.ByteWriter;
  * Every Sample carries both fields, also when they are zero, so -0.0 and NaN payloads round-trip.
  * Not thread-safe.
  */
-public final class RemoteWriteEncoder {
+public final class RemoteWriteEncoder implements RecordEncoder {
     private static final int LABEL_TAG = tag(RemoteWriteSchema.TIMESERIES_LABELS, LEN);
     private static final int SAMPLE_TAG = tag(RemoteWriteSchema.TIMESERIES_SAMPLES, LEN);
     private static final int TIMESERIES_TAG = tag(RemoteWriteSchema.WRITE_REQUEST_TIMESERIES, LEN);
@@ -29,9 +29,7 @@ public final class RemoteWriteEncoder {
 
     private final ByteWriter request;
     private final ByteWriter series;
-    private final SnappyJavaCompressor snappy = new SnappyJavaCompressor();
-    private byte[] compressed = new byte[0];
-    private int compressedLength;
+    private final SnappyWriter snappy = new SnappyWriter();
     private boolean inSeries;
     private int seriesSamples;
 
@@ -41,12 +39,14 @@ public final class RemoteWriteEncoder {
     }
 
     /** Starts a new request, forgetting the previous one. */
+    @Override
     public void reset() {
         request.reset();
         inSeries = false;
-        compressedLength = 0;
+        snappy.clear();
     }
 
+    @Override
     public void beginSeries() {
         if (inSeries) {
             throw new IllegalStateException("beginSeries() before endSeries() of the previous series");
@@ -56,6 +56,7 @@ public final class RemoteWriteEncoder {
         seriesSamples = 0;
     }
 
+    @Override
     public void label(byte[] name, byte[] value) {
         label(name, 0, name.length, value, 0, value.length);
     }
@@ -74,6 +75,7 @@ public final class RemoteWriteEncoder {
     }
 
     /** Appends a sample; the value's bits are written as they are (NaN payloads included). */
+    @Override
     public void sample(long timestampMs, double value) {
         requireSeries();
         series.writeByte(SAMPLE_TAG);
@@ -85,6 +87,7 @@ public final class RemoteWriteEncoder {
         seriesSamples++;
     }
 
+    @Override
     public void endSeries() {
         requireSeries();
         if (seriesSamples == 0) {
@@ -101,21 +104,37 @@ public final class RemoteWriteEncoder {
         if (inSeries) {
             throw new IllegalStateException("finish() inside a series: call endSeries() first");
         }
-        int maxLength = snappy.maxCompressedLength(request.length());
-        if (compressed.length < maxLength) {
-            compressed = new byte[maxLength];
-        }
-        compressedLength = snappy.compress(request.buffer(), 0, request.length(), compressed, 0, compressed.length);
-        return compressedLength;
+        return snappy.compress(request.buffer(), request.length());
     }
 
     /** The record value after {@link #finish()}: {@code compressed()[0, compressedLength())}. */
     public byte[] compressed() {
-        return compressed;
+        return snappy.buffer();
     }
 
     public int compressedLength() {
-        return compressedLength;
+        return snappy.length();
+    }
+
+    @Override
+    public int finishValues() {
+        finish();
+        return 1;
+    }
+
+    @Override
+    public byte[] buffer() {
+        return snappy.buffer();
+    }
+
+    @Override
+    public int valueOffset(int i) {
+        return 0;
+    }
+
+    @Override
+    public int valueLength(int i) {
+        return snappy.length();
     }
 
     /** The protobuf WriteRequest written so far: {@code uncompressed()[0, uncompressedLength())}. */
