@@ -18,6 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * into a real head, read back and compared sample by sample (value bits, NaN included) with what
  * Prometheus would keep of them ({@link FormatCases}). Remote-write 2.0 arrives three ways: on a topic
  * configured for it, on a 1.0 topic with its Content-Type header, and (refused) on a 1.0 topic without.
+ * What is stored is read twice: from the head (value bits, NaN payloads included) and through the HTTP
+ * API as a user would (/api/v1/export sample by sample, where every NaN reads "NaN", and /api/v1/query).
  */
 class FormatsEndToEndTest {
     private static final String V2 = RemoteWriteV2Encoder.CONTENT_TYPE;
@@ -73,6 +75,25 @@ class FormatsEndToEndTest {
                 for (String fmt : cases) {
                     assertThat(FormatCases.stored(sluice.head, fmt)).as("stored of %s", fmt)
                             .containsExactlyElementsOf(expected.getOrDefault(fmt, List.of()).stream().sorted().toList());
+                }
+                try (HttpReadBack api = new HttpReadBack(sluice.head, sluice.registry)) {
+                    for (String fmt : cases) {
+                        List<String> expectedExport = expected.getOrDefault(fmt, List.of()).stream().map(HttpReadBack::exportForm)
+                                .sorted().toList();
+                        assertThat(api.export("{fmt=\"" + fmt + "\"}").stream().sorted().toList()).as("export of %s", fmt)
+                                .isEqualTo(expectedExport);
+                        if (expected.containsKey(fmt)) {
+                            StringBuilder many = new StringBuilder("e2e_many{fmt=\"" + fmt + "\"");
+                            for (int i = 0; i < 30; i++) {
+                                many.append(String.format(",l%02d=\"v%d\"", i, i));
+                            }
+                            assertThat(api.instant("e2e_many{fmt=\"" + fmt + "\"}", FormatCases.T + 60_000)).as("query of %s", fmt)
+                                    .containsExactly(many.append("} 7").toString());
+                            assertThat(api.instant("{fmt=\"" + fmt + "\",kept=\"x\",empty=\"\"}", FormatCases.T))
+                                    .as("an empty label value matches an absent label").containsExactly("e2e_empty{fmt=\"" + fmt
+                                            + "\",kept=\"x\"} 8");
+                        }
+                    }
                 }
                 assertThat(sluice.count(ShardStats.Counter.SAMPLES_OUT_OF_ORDER)).isEqualTo(dropped.get("out_of_order"));
                 assertThat(sluice.count(ShardStats.Counter.SAMPLES_DUPLICATE)).isEqualTo(dropped.get("duplicate"));
