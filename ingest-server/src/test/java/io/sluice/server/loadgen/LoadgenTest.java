@@ -118,6 +118,15 @@ class LoadgenTest {
     }
 
     @Test
+    void samplePerLineFormatsGetRecordsThatFitAHeadBatch() {
+        for (PayloadFormat format : PayloadFormat.values()) {
+            int perRecord = LoadgenConfig.of("localhost:9092", "t", format, 10_000, 100_000).seriesPerRecord();
+            boolean perLine = format == PayloadFormat.INFLUX || format == PayloadFormat.OTLP || format == PayloadFormat.JSON;
+            assertThat(perRecord).as("%s", format).isEqualTo(perLine ? 100 : 500);
+        }
+    }
+
+    @Test
     void badConfigurationIsOneReadableLine() {
         assertThatThrownBy(() -> LoadgenConfig.of("localhost:9092", "t", PayloadFormat.SLUICE, 0, 10))
                 .hasMessage("--series must be at least 1, was 0");
