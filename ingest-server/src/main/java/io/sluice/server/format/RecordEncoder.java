@@ -33,7 +33,10 @@ public interface RecordEncoder {
     /** The bytes of the values after {@link #finishValues()}. */
     byte[] buffer();
 
-    int valueOffset(int i);
+    /** Where value {@code i} starts; 0 for formats with one value. */
+    default int valueOffset(int i) {
+        return 0;
+    }
 
     int valueLength(int i);
 

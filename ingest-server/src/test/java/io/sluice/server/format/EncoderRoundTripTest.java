@@ -29,10 +29,6 @@ class EncoderRoundTripTest {
     private static final long STALE = SpecialValues.STALE_NAN_BITS;
     private static final long T = 1_763_800_000_000L;
 
-    /** One series as written: labels in the order given, samples as (timestamp, value bits). */
-    record Series(Map<String, String> labels, long[] timestampsMs, long[] valueBits) {
-    }
-
     @ParameterizedTest
     @EnumSource(value = PayloadFormat.class, names = "SLUICE", mode = EnumSource.Mode.EXCLUDE)
     void decoderGivesBackWhatTheEncoderWrote(PayloadFormat format) throws PayloadException {
@@ -40,7 +36,7 @@ class EncoderRoundTripTest {
         RecordEncoder encoder = PayloadWriter.encoder(format);
         PayloadDecoder decoder = format.newDecoder(DecoderLimits.DEFAULTS);
         for (int round = 0; round < 20; round++) {
-            List<Series> series = randomSeries(format, random, 1 + random.nextInt(30));
+            List<EncodedSeries> series = randomSeries(format, random, 1 + random.nextInt(30));
             SeriesTextSink decoded = decode(format, encoder, decoder, series);
             assertThat(decoded.lines()).as("round %d", round).containsExactlyElementsOf(expected(format, series));
         }
@@ -48,9 +44,9 @@ class EncoderRoundTripTest {
 
     @Test
     void otlpValuesAreReadByTheOfficialClasses() throws Exception {
-        List<Series> series = randomSeries(PayloadFormat.OTLP, new Random(11), 40);
+        List<EncodedSeries> series = randomSeries(PayloadFormat.OTLP, new Random(11), 40);
         RecordEncoder encoder = PayloadWriter.encoder(PayloadFormat.OTLP);
-        encode(encoder, series);
+        EncodedSeries.encode(encoder, series);
         OtlpMetrics.ExportMetricsServiceRequest request = OtlpMetrics.ExportMetricsServiceRequest.parseFrom(
                 java.util.Arrays.copyOfRange(encoder.buffer(), 0, encoder.valueLength(0)));
         List<String> read = new ArrayList<>();
@@ -89,9 +85,9 @@ class EncoderRoundTripTest {
 
     @Test
     void remoteWrite2ValuesAreReadByTheOfficialClasses() throws Exception {
-        List<Series> series = randomSeries(PayloadFormat.PROMETHEUS_REMOTE_WRITE_V2, new Random(12), 40);
+        List<EncodedSeries> series = randomSeries(PayloadFormat.PROMETHEUS_REMOTE_WRITE_V2, new Random(12), 40);
         RemoteWriteV2Encoder encoder = new RemoteWriteV2Encoder(1024);
-        encode(encoder, series);
+        EncodedSeries.encode(encoder, series);
         assertThat(encoder.contentType()).isEqualTo("application/x-protobuf;proto=io.prometheus.write.v2.Request");
         byte[] compressed = java.util.Arrays.copyOfRange(encoder.buffer(), 0, encoder.valueLength(0));
         SnappyJavaDecompressor snappy = new SnappyJavaDecompressor();
@@ -137,9 +133,9 @@ class EncoderRoundTripTest {
         encoder.finishValues();
     }
 
-    static SeriesTextSink decode(PayloadFormat format, RecordEncoder encoder, PayloadDecoder decoder, List<Series> series)
+    static SeriesTextSink decode(PayloadFormat format, RecordEncoder encoder, PayloadDecoder decoder, List<EncodedSeries> series)
             throws PayloadException {
-        int values = encode(encoder, series);
+        int values = EncodedSeries.encode(encoder, series);
         if (format != PayloadFormat.JSON) {
             assertThat(values).isEqualTo(1);
         }
@@ -150,38 +146,25 @@ class EncoderRoundTripTest {
         return decoded;
     }
 
-    static int encode(RecordEncoder encoder, List<Series> series) {
-        encoder.reset();
-        for (Series s : series) {
-            encoder.beginSeries();
-            s.labels.forEach((n, v) -> encoder.label(utf8(n), utf8(v)));
-            for (int i = 0; i < s.timestampsMs.length; i++) {
-                encoder.sample(s.timestampsMs[i], Double.longBitsToDouble(s.valueBits[i]));
-            }
-            encoder.endSeries();
-        }
-        return encoder.finishValues();
-    }
-
     /** What the decoder must give back: the samples as written, NaN normalised where text carries no payload. */
-    static List<String> expected(PayloadFormat format, List<Series> series) {
+    static List<String> expected(PayloadFormat format, List<EncodedSeries> series) {
         List<String> lines = new ArrayList<>();
-        for (Series s : series) {
-            String text = SeriesTextSink.text(s.labels);
-            for (int i = 0; i < s.timestampsMs.length; i++) {
-                long bits = s.valueBits[i];
+        for (EncodedSeries s : series) {
+            String text = SeriesTextSink.text(s.labels());
+            for (int i = 0; i < s.timestampsMs().length; i++) {
+                long bits = s.valueBits()[i];
                 if (format == PayloadFormat.JSON && Double.isNaN(Double.longBitsToDouble(bits))) {
                     bits = DecimalParser.NAN_BITS;
                 }
-                lines.add(SeriesTextSink.line(text, s.timestampsMs[i], bits));
+                lines.add(SeriesTextSink.line(text, s.timestampsMs()[i], bits));
             }
         }
         return lines;
     }
 
     /** Random series within what {@code format} carries. */
-    static List<Series> randomSeries(PayloadFormat format, Random random, int count) {
-        List<Series> out = new ArrayList<>();
+    static List<EncodedSeries> randomSeries(PayloadFormat format, Random random, int count) {
+        List<EncodedSeries> out = new ArrayList<>();
         for (int s = 0; s < count; s++) {
             Map<String, String> labels = new LinkedHashMap<>();
             int extra = random.nextInt(8) == 0 ? 30 : random.nextInt(5);
@@ -207,7 +190,7 @@ class EncoderRoundTripTest {
                 t += random.nextInt(3) == 0 ? 0 : 1 + random.nextInt(60_000); // duplicates kept: decoders do not judge them
                 bits[k] = value(format, random);
             }
-            out.add(new Series(ordered, ts, bits));
+            out.add(new EncodedSeries(ordered, ts, bits));
         }
         return out;
     }

@@ -5,11 +5,10 @@ import io.sluice.core.head.HeadQuery;
 import io.sluice.core.head.SeriesSnapshot;
 import io.sluice.core.index.Matcher;
 import io.sluice.server.format.DecimalParser;
+import io.sluice.server.format.EncodedSeries;
 import io.sluice.server.format.PayloadFormat;
-import io.sluice.server.format.RecordEncoder;
 import io.sluice.server.format.SeriesTextSink;
 import io.sluice.server.loadgen.PayloadWriter;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -36,16 +35,12 @@ final class FormatCases {
     private static final long[] ORDER_TS = {T + 2, T + 1, T + 2, T + 2, T + 3};
     private static final double[] ORDER_VALUES = {1, 2, 1, 9, 3};
 
-    /** One series as written: labels in the order given, samples as (timestamp, value bits). */
-    record Series(Map<String, String> labels, long[] timestampsMs, long[] valueBits) {
-    }
-
     private FormatCases() {
     }
 
     /** The series of case {@code fmt} in {@code format}. */
-    static List<Series> series(PayloadFormat format, String fmt) {
-        List<Series> out = new ArrayList<>();
+    static List<EncodedSeries> series(PayloadFormat format, String fmt) {
+        List<EncodedSeries> out = new ArrayList<>();
         boolean otlp = format == PayloadFormat.OTLP;
         List<Long> special = new ArrayList<>();
         for (long bits : SPECIAL_BITS) {
@@ -57,43 +52,28 @@ final class FormatCases {
         for (int i = 0; i < specialTs.length; i++) {
             specialTs[i] = T + i;
         }
-        out.add(new Series(labels("e2e_special", fmt, "kind", "values"), specialTs,
+        out.add(new EncodedSeries(labels("e2e_special", fmt, "kind", "values"), specialTs,
                 special.stream().mapToLong(Long::longValue).toArray()));
         Map<String, String> utf8 = labels(otlp ? "e2e_utf8" : "e2e_utf8_ünï", fmt, "text", "🙂 a,b=c \"q\" \\x ünï 标签");
         if (!otlp) {
             utf8.put("ключ", "значение");
         }
-        out.add(new Series(utf8, new long[] {T, T + 15_000}, new long[] {bits(1), bits(2)}));
+        out.add(new EncodedSeries(utf8, new long[] {T, T + 15_000}, new long[] {bits(1), bits(2)}));
         Map<String, String> many = labels("e2e_many", fmt);
         for (int i = 0; i < 30; i++) {
             many.put(String.format("l%02d", i), "v" + i);
         }
-        out.add(new Series(many, new long[] {T}, new long[] {bits(7)}));
+        out.add(new EncodedSeries(many, new long[] {T}, new long[] {bits(7)}));
         Map<String, String> empty = labels("e2e_empty", fmt, "empty", "", "kept", "x");
-        out.add(new Series(empty, new long[] {T}, new long[] {bits(8)}));
+        out.add(new EncodedSeries(empty, new long[] {T}, new long[] {bits(8)}));
         long[] orderBits = Arrays.stream(ORDER_VALUES).mapToLong(Double::doubleToRawLongBits).toArray();
-        out.add(new Series(labels(otlp ? "e2e_order_total" : "e2e_order", fmt), ORDER_TS, orderBits));
+        out.add(new EncodedSeries(labels(otlp ? "e2e_order_total" : "e2e_order", fmt), ORDER_TS, orderBits));
         return out;
     }
 
     /** Record values of {@code series} in {@code format} (json: one per sample). */
-    static List<byte[]> encode(PayloadFormat format, List<Series> series) {
-        RecordEncoder encoder = PayloadWriter.encoder(format);
-        encoder.reset();
-        for (Series s : series) {
-            encoder.beginSeries();
-            s.labels.forEach((n, v) -> encoder.label(utf8(n), utf8(v)));
-            for (int i = 0; i < s.timestampsMs.length; i++) {
-                encoder.sample(s.timestampsMs[i], Double.longBitsToDouble(s.valueBits[i]));
-            }
-            encoder.endSeries();
-        }
-        int values = encoder.finishValues();
-        List<byte[]> out = new ArrayList<>();
-        for (int i = 0; i < values; i++) {
-            out.add(Arrays.copyOfRange(encoder.buffer(), encoder.valueOffset(i), encoder.valueOffset(i) + encoder.valueLength(i)));
-        }
-        return out;
+    static List<byte[]> encode(PayloadFormat format, List<EncodedSeries> series) {
+        return EncodedSeries.values(PayloadWriter.encoder(format), series);
     }
 
     /**
@@ -102,16 +82,16 @@ final class FormatCases {
      * payload where the format writes text (json). {@code dropped} counts the rest: out_of_order,
      * duplicate (same time and value bits), duplicate_timestamp (same time, other value).
      */
-    static List<String> expected(PayloadFormat format, List<Series> series, Map<String, Long> dropped) {
+    static List<String> expected(PayloadFormat format, List<EncodedSeries> series, Map<String, Long> dropped) {
         List<String> kept = new ArrayList<>();
-        for (Series s : series) {
-            String text = SeriesTextSink.text(s.labels);
+        for (EncodedSeries s : series) {
+            String text = SeriesTextSink.text(s.labels());
             long lastTs = Long.MIN_VALUE;
             long lastBits = 0;
             boolean any = false;
-            for (int i = 0; i < s.timestampsMs.length; i++) {
-                long ts = s.timestampsMs[i];
-                long bits = s.valueBits[i];
+            for (int i = 0; i < s.timestampsMs().length; i++) {
+                long ts = s.timestampsMs()[i];
+                long bits = s.valueBits()[i];
                 if (format == PayloadFormat.JSON && Double.isNaN(Double.longBitsToDouble(bits))) {
                     bits = DecimalParser.NAN_BITS;
                 }
@@ -155,9 +135,5 @@ final class FormatCases {
 
     private static long bits(double v) {
         return Double.doubleToRawLongBits(v);
-    }
-
-    static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 }

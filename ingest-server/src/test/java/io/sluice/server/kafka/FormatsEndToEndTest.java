@@ -3,6 +3,7 @@ package io.sluice.server.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.head.ShardStats;
+import io.sluice.server.format.EncodedSeries;
 import io.sluice.server.format.PayloadFormat;
 import io.sluice.server.format.remotewrite.RemoteWriteV2Encoder;
 import java.nio.file.Path;
@@ -42,26 +43,26 @@ class FormatsEndToEndTest {
             Map<String, List<String>> expected = new HashMap<>();
             Map<String, Long> dropped = new HashMap<>();
             for (PayloadFormat format : FIVE) {
-                List<FormatCases.Series> series = FormatCases.series(format, format.configName());
+                List<EncodedSeries> series = FormatCases.series(format, format.configName());
                 expected.put(format.configName(), FormatCases.expected(format, series, dropped));
                 for (byte[] value : FormatCases.encode(format, series)) {
                     topics.sendAndWait(topicOf.get(format), 0, value);
                 }
             }
             // 2.0 on a 1.0 topic, said by its header: stored; 1.0 on a 2.0 topic, said by its header: stored.
-            List<FormatCases.Series> v2ByHeader = FormatCases.series(PayloadFormat.PROMETHEUS_REMOTE_WRITE_V2, "v2-by-header");
+            List<EncodedSeries> v2ByHeader = FormatCases.series(PayloadFormat.PROMETHEUS_REMOTE_WRITE_V2, "v2-by-header");
             expected.put("v2-by-header", FormatCases.expected(PayloadFormat.PROMETHEUS_REMOTE_WRITE_V2, v2ByHeader, dropped));
             topics.sendAndWait(topicOf.get(PayloadFormat.PROMETHEUS_REMOTE_WRITE), 0,
                     FormatCases.encode(PayloadFormat.PROMETHEUS_REMOTE_WRITE_V2, v2ByHeader).getFirst(), V2);
-            List<FormatCases.Series> v1ByHeader = FormatCases.series(PayloadFormat.PROMETHEUS_REMOTE_WRITE, "v1-by-header");
+            List<EncodedSeries> v1ByHeader = FormatCases.series(PayloadFormat.PROMETHEUS_REMOTE_WRITE, "v1-by-header");
             expected.put("v1-by-header", FormatCases.expected(PayloadFormat.PROMETHEUS_REMOTE_WRITE, v1ByHeader, dropped));
             topics.sendAndWait(topicOf.get(PayloadFormat.PROMETHEUS_REMOTE_WRITE_V2), 0,
                     FormatCases.encode(PayloadFormat.PROMETHEUS_REMOTE_WRITE, v1ByHeader).getFirst(), "application/x-protobuf");
             // Refused, counted, nothing stored: 2.0 bytes on a 1.0 topic without a header; an unknown Content-Type.
-            List<FormatCases.Series> v2Unsaid = FormatCases.series(PayloadFormat.PROMETHEUS_REMOTE_WRITE_V2, "v2-unsaid");
+            List<EncodedSeries> v2Unsaid = FormatCases.series(PayloadFormat.PROMETHEUS_REMOTE_WRITE_V2, "v2-unsaid");
             topics.sendAndWait(topicOf.get(PayloadFormat.PROMETHEUS_REMOTE_WRITE), 0,
                     FormatCases.encode(PayloadFormat.PROMETHEUS_REMOTE_WRITE_V2, v2Unsaid).getFirst());
-            List<FormatCases.Series> unknownType = FormatCases.series(PayloadFormat.PROMETHEUS_REMOTE_WRITE, "unknown-type");
+            List<EncodedSeries> unknownType = FormatCases.series(PayloadFormat.PROMETHEUS_REMOTE_WRITE, "unknown-type");
             topics.sendAndWait(topicOf.get(PayloadFormat.PROMETHEUS_REMOTE_WRITE), 0,
                     FormatCases.encode(PayloadFormat.PROMETHEUS_REMOTE_WRITE, unknownType).getFirst(), "application/json");
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.airlift.compress.v3.snappy.SnappyJavaCompressor;
 import io.micrometer.core.instrument.Counter;
+import io.sluice.server.format.EncodedSeries;
 import io.sluice.server.format.PayloadFormat;
 import io.sluice.server.format.otlp.pb.OtlpMetrics;
 import io.sluice.server.format.remotewrite.RemoteWriteEncoder;
@@ -133,11 +134,11 @@ class MalformedFormatsTest {
         return FormatCases.encode(format, goodSeries(format, fmt)).getFirst();
     }
 
-    private static List<FormatCases.Series> goodSeries(PayloadFormat format, String fmt) {
+    private static List<EncodedSeries> goodSeries(PayloadFormat format, String fmt) {
         Map<String, String> labels = new java.util.LinkedHashMap<>();
         labels.put("__name__", "e2e_good_" + format.configName().replace('-', '_'));
         labels.put("fmt", fmt);
-        return List.of(new FormatCases.Series(labels, new long[] {T, T + 1}, new long[] {bits(1), bits(2)}));
+        return List.of(new EncodedSeries(labels, new long[] {T, T + 1}, new long[] {bits(1), bits(2)}));
     }
 
     private static byte[] rw1Request() {

@@ -1,6 +1,7 @@
 package io.sluice.server.format.influx;
 
 import io.sluice.server.format.ByteWriter;
+import io.sluice.server.format.EncoderState;
 import io.sluice.server.format.RecordEncoder;
 import java.nio.charset.StandardCharsets;
 
@@ -32,8 +33,7 @@ public final class InfluxEncoder implements RecordEncoder {
     private final ByteWriter tags = new ByteWriter(256);   // ",key=value" of the current series, escaped
     private final ByteWriter prefix = new ByteWriter(256); // "measurement,tags field=" of the current series
     private byte[] name;
-    private boolean inSeries;
-    private int seriesSamples;
+    private final EncoderState state = new EncoderState();
 
     public InfluxEncoder(int initialCapacityBytes) {
         out = new ByteWriter(initialCapacityBytes);
@@ -42,24 +42,20 @@ public final class InfluxEncoder implements RecordEncoder {
     @Override
     public void reset() {
         out.reset();
-        inSeries = false;
+        state.reset();
     }
 
     @Override
     public void beginSeries() {
-        if (inSeries) {
-            throw new IllegalStateException("beginSeries() before endSeries() of the previous series");
-        }
+        state.beginSeries();
         tags.reset();
         prefix.reset();
         name = null;
-        inSeries = true;
-        seriesSamples = 0;
     }
 
     @Override
     public void label(byte[] labelName, byte[] value) {
-        requireSeries();
+        state.requireSeries();
         if (java.util.Arrays.equals(labelName, METRIC_NAME)) {
             name = value;
         } else if (value.length > 0) {
@@ -72,7 +68,7 @@ public final class InfluxEncoder implements RecordEncoder {
 
     @Override
     public void sample(long timestampMs, double value) {
-        requireSeries();
+        state.requireSeries();
         if (!Double.isFinite(value)) {
             throw new IllegalArgumentException("line protocol cannot carry the value " + value);
         }
@@ -90,34 +86,23 @@ public final class InfluxEncoder implements RecordEncoder {
         out.writeByte(' ');
         writeAscii(Long.toString(timestampNs));
         out.writeByte('\n');
-        seriesSamples++;
+        state.sample();
     }
 
     @Override
     public void endSeries() {
-        requireSeries();
-        if (seriesSamples == 0) {
-            throw new IllegalStateException("a series needs at least one sample");
-        }
-        inSeries = false;
+        state.endSeries();
     }
 
     @Override
     public int finishValues() {
-        if (inSeries) {
-            throw new IllegalStateException("finishValues() inside a series: call endSeries() first");
-        }
+        state.finish();
         return 1;
     }
 
     @Override
     public byte[] buffer() {
         return out.buffer();
-    }
-
-    @Override
-    public int valueOffset(int i) {
-        return 0;
     }
 
     @Override
@@ -170,12 +155,6 @@ public final class InfluxEncoder implements RecordEncoder {
         out.ensureRemaining(s.length());
         for (int i = 0; i < s.length(); i++) {
             out.writeByte(s.charAt(i));
-        }
-    }
-
-    private void requireSeries() {
-        if (!inSeries) {
-            throw new IllegalStateException("call beginSeries() first");
         }
     }
 }

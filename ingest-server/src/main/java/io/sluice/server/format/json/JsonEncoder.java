@@ -1,6 +1,7 @@
 package io.sluice.server.format.json;
 
 import io.sluice.server.format.ByteWriter;
+import io.sluice.server.format.EncoderState;
 import io.sluice.server.format.RecordEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -33,8 +34,7 @@ public final class JsonEncoder implements RecordEncoder {
     private byte[] name;
     private int[] offsets = new int[64];
     private int values;
-    private boolean inSeries;
-    private int seriesSamples;
+    private final EncoderState state = new EncoderState();
 
     public JsonEncoder(int initialCapacityBytes) {
         out = new ByteWriter(initialCapacityBytes);
@@ -44,23 +44,19 @@ public final class JsonEncoder implements RecordEncoder {
     public void reset() {
         out.reset();
         values = 0;
-        inSeries = false;
+        state.reset();
     }
 
     @Override
     public void beginSeries() {
-        if (inSeries) {
-            throw new IllegalStateException("beginSeries() before endSeries() of the previous series");
-        }
+        state.beginSeries();
         labels.reset();
         name = null;
-        inSeries = true;
-        seriesSamples = 0;
     }
 
     @Override
     public void label(byte[] labelName, byte[] value) {
-        requireSeries();
+        state.requireSeries();
         if (Arrays.equals(labelName, METRIC_NAME)) {
             name = value;
         }
@@ -76,7 +72,7 @@ public final class JsonEncoder implements RecordEncoder {
 
     @Override
     public void sample(long timestampMs, double value) {
-        requireSeries();
+        state.requireSeries();
         if (timestampMs < MIN_MS || timestampMs > MAX_MS) {
             throw new IllegalArgumentException("RFC 3339 cannot carry the timestamp " + timestampMs + " ms");
         }
@@ -96,7 +92,7 @@ public final class JsonEncoder implements RecordEncoder {
         ascii("\",\"value\":\"");
         ascii(valueText(value));
         ascii("\"}");
-        seriesSamples++;
+        state.sample();
     }
 
     /** The value as Go's FormatFloat writes the specials, and Java's shortest round-trip text otherwise. */
@@ -112,18 +108,12 @@ public final class JsonEncoder implements RecordEncoder {
 
     @Override
     public void endSeries() {
-        requireSeries();
-        if (seriesSamples == 0) {
-            throw new IllegalStateException("a series needs at least one sample");
-        }
-        inSeries = false;
+        state.endSeries();
     }
 
     @Override
     public int finishValues() {
-        if (inSeries) {
-            throw new IllegalStateException("finishValues() inside a series: call endSeries() first");
-        }
+        state.finish();
         return values;
     }
 
@@ -167,12 +157,6 @@ public final class JsonEncoder implements RecordEncoder {
         out.ensureRemaining(s.length());
         for (int i = 0; i < s.length(); i++) {
             out.writeByte(s.charAt(i));
-        }
-    }
-
-    private void requireSeries() {
-        if (!inSeries) {
-            throw new IllegalStateException("call beginSeries() first");
         }
     }
 }

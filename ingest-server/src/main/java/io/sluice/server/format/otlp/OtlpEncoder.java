@@ -6,6 +6,7 @@ import static io.sluice.server.format.ProtoWire.VARINT;
 import static io.sluice.server.format.ProtoWire.tag;
 
 import io.sluice.server.format.ByteWriter;
+import io.sluice.server.format.EncoderState;
 import io.sluice.server.format.RecordEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -50,8 +51,8 @@ public final class OtlpEncoder implements RecordEncoder {
     private final ByteWriter instance = new ByteWriter(64);
     private final ByteWriter openJob = new ByteWriter(64);      // the resource whose metrics are in `metrics`
     private final ByteWriter openInstance = new ByteWriter(64);
+    private final EncoderState state = new EncoderState();
     private boolean hasName;
-    private boolean inSeries;
 
     public OtlpEncoder(int initialCapacityBytes) {
         request = new ByteWriter(initialCapacityBytes);
@@ -63,26 +64,23 @@ public final class OtlpEncoder implements RecordEncoder {
         metrics.reset();
         openJob.reset();
         openInstance.reset();
-        inSeries = false;
+        state.reset();
     }
 
     @Override
     public void beginSeries() {
-        if (inSeries) {
-            throw new IllegalStateException("beginSeries() before endSeries() of the previous series");
-        }
+        state.beginSeries();
         points.reset();
         attributes.reset();
         name.reset();
         job.reset();
         instance.reset();
         hasName = false;
-        inSeries = true;
     }
 
     @Override
     public void label(byte[] labelName, byte[] value) {
-        requireSeries();
+        state.requireSeries();
         if (Arrays.equals(labelName, METRIC_NAME)) {
             name.reset();
             name.writeBytes(value, 0, value.length);
@@ -100,7 +98,7 @@ public final class OtlpEncoder implements RecordEncoder {
 
     @Override
     public void sample(long timestampMs, double value) {
-        requireSeries();
+        state.sample();
         if (timestampMs < 0 || timestampMs > Long.MAX_VALUE / NANOS_PER_MS) {
             throw new IllegalArgumentException("OTLP cannot carry the timestamp " + timestampMs + " ms (nanoseconds since 1970)");
         }
@@ -123,10 +121,7 @@ public final class OtlpEncoder implements RecordEncoder {
 
     @Override
     public void endSeries() {
-        requireSeries();
-        if (points.length() == 0) {
-            throw new IllegalStateException("a series needs at least one sample");
-        }
+        state.endSeries();
         if (!hasName) {
             throw new IllegalArgumentException("an OTLP metric needs a name");
         }
@@ -153,14 +148,11 @@ public final class OtlpEncoder implements RecordEncoder {
         metrics.writeVarint(nameField + dataField);
         bytesField(metrics, OtlpSchema.METRIC_NAME, name.buffer(), 0, nameLength);
         bytesField(metrics, counter ? OtlpSchema.METRIC_SUM : OtlpSchema.METRIC_GAUGE, scratch2.buffer(), 0, scratch2.length());
-        inSeries = false;
     }
 
     @Override
     public int finishValues() {
-        if (inSeries) {
-            throw new IllegalStateException("finishValues() inside a series: call endSeries() first");
-        }
+        state.finish();
         closeResource();
         return 1;
     }
@@ -168,11 +160,6 @@ public final class OtlpEncoder implements RecordEncoder {
     @Override
     public byte[] buffer() {
         return request.buffer();
-    }
-
-    @Override
-    public int valueOffset(int i) {
-        return 0;
     }
 
     @Override
@@ -233,11 +220,5 @@ public final class OtlpEncoder implements RecordEncoder {
 
     private static byte[] ascii(String s) {
         return s.getBytes(StandardCharsets.US_ASCII);
-    }
-
-    private void requireSeries() {
-        if (!inSeries) {
-            throw new IllegalStateException("call beginSeries() first");
-        }
     }
 }

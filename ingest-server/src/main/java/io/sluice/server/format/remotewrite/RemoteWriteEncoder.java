@@ -6,6 +6,7 @@ import static io.sluice.server.format.ProtoWire.VARINT;
 import static io.sluice.server.format.ProtoWire.tag;
 
 import io.sluice.server.format.ByteWriter;
+import io.sluice.server.format.EncoderState;
 import io.sluice.server.format.RecordEncoder;
 
 /**
@@ -30,8 +31,7 @@ public final class RemoteWriteEncoder implements RecordEncoder {
     private final ByteWriter request;
     private final ByteWriter series;
     private final SnappyWriter snappy = new SnappyWriter();
-    private boolean inSeries;
-    private int seriesSamples;
+    private final EncoderState state = new EncoderState();
 
     public RemoteWriteEncoder(int initialCapacityBytes) {
         request = new ByteWriter(initialCapacityBytes);
@@ -42,18 +42,14 @@ public final class RemoteWriteEncoder implements RecordEncoder {
     @Override
     public void reset() {
         request.reset();
-        inSeries = false;
+        state.reset();
         snappy.clear();
     }
 
     @Override
     public void beginSeries() {
-        if (inSeries) {
-            throw new IllegalStateException("beginSeries() before endSeries() of the previous series");
-        }
+        state.beginSeries();
         series.reset();
-        inSeries = true;
-        seriesSamples = 0;
     }
 
     @Override
@@ -62,7 +58,7 @@ public final class RemoteWriteEncoder implements RecordEncoder {
     }
 
     public void label(byte[] nameBuf, int nameOff, int nameLen, byte[] valueBuf, int valueOff, int valueLen) {
-        requireSeries();
+        state.requireSeries();
         int body = 1 + ByteWriter.varintSize(nameLen) + nameLen + 1 + ByteWriter.varintSize(valueLen) + valueLen;
         series.writeByte(LABEL_TAG);
         series.writeVarint(body);
@@ -77,33 +73,31 @@ public final class RemoteWriteEncoder implements RecordEncoder {
     /** Appends a sample; the value's bits are written as they are (NaN payloads included). */
     @Override
     public void sample(long timestampMs, double value) {
-        requireSeries();
-        series.writeByte(SAMPLE_TAG);
-        series.writeVarint(1 + 8 + 1 + ByteWriter.varintSize(timestampMs));
-        series.writeByte(SAMPLE_VALUE_TAG);
-        series.writeLongLE(Double.doubleToRawLongBits(value));
-        series.writeByte(SAMPLE_TIMESTAMP_TAG);
-        series.writeVarint(timestampMs);
-        seriesSamples++;
+        state.sample();
+        writeSample(series, SAMPLE_TAG, timestampMs, value);
+    }
+
+    /** A Sample message (the same in 1.0 and 2.0) as field {@code fieldTag}, both fields written. */
+    static void writeSample(ByteWriter to, int fieldTag, long timestampMs, double value) {
+        to.writeByte(fieldTag);
+        to.writeVarint(1 + 8 + 1 + ByteWriter.varintSize(timestampMs));
+        to.writeByte(SAMPLE_VALUE_TAG);
+        to.writeLongLE(Double.doubleToRawLongBits(value));
+        to.writeByte(SAMPLE_TIMESTAMP_TAG);
+        to.writeVarint(timestampMs);
     }
 
     @Override
     public void endSeries() {
-        requireSeries();
-        if (seriesSamples == 0) {
-            throw new IllegalStateException("a series needs at least one sample");
-        }
+        state.endSeries();
         request.writeByte(TIMESERIES_TAG);
         request.writeVarint(series.length());
         request.writeBytes(series.buffer(), 0, series.length());
-        inSeries = false;
     }
 
     /** Compresses the request; returns the record value's length, its bytes being {@link #compressed()}. */
     public int finish() {
-        if (inSeries) {
-            throw new IllegalStateException("finish() inside a series: call endSeries() first");
-        }
+        state.finish();
         return snappy.compress(request.buffer(), request.length());
     }
 
@@ -128,11 +122,6 @@ public final class RemoteWriteEncoder implements RecordEncoder {
     }
 
     @Override
-    public int valueOffset(int i) {
-        return 0;
-    }
-
-    @Override
     public int valueLength(int i) {
         return snappy.length();
     }
@@ -144,11 +133,5 @@ public final class RemoteWriteEncoder implements RecordEncoder {
 
     public int uncompressedLength() {
         return request.length();
-    }
-
-    private void requireSeries() {
-        if (!inSeries) {
-            throw new IllegalStateException("call beginSeries() first");
-        }
     }
 }

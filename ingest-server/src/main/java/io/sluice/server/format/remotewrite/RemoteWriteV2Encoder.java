@@ -1,11 +1,10 @@
 package io.sluice.server.format.remotewrite;
 
-import static io.sluice.server.format.ProtoWire.I64;
 import static io.sluice.server.format.ProtoWire.LEN;
-import static io.sluice.server.format.ProtoWire.VARINT;
 import static io.sluice.server.format.ProtoWire.tag;
 
 import io.sluice.server.format.ByteWriter;
+import io.sluice.server.format.EncoderState;
 import io.sluice.server.format.RecordEncoder;
 import java.util.Arrays;
 
@@ -28,8 +27,6 @@ public final class RemoteWriteV2Encoder implements RecordEncoder {
     private static final int TIMESERIES_TAG = tag(RemoteWriteV2Schema.REQUEST_TIMESERIES, LEN);
     private static final int REFS_TAG = tag(RemoteWriteV2Schema.TIMESERIES_LABELS_REFS, LEN);
     private static final int SAMPLE_TAG = tag(RemoteWriteV2Schema.TIMESERIES_SAMPLES, LEN);
-    private static final int SAMPLE_VALUE_TAG = tag(RemoteWriteSchema.SAMPLE_VALUE, I64);
-    private static final int SAMPLE_TIMESTAMP_TAG = tag(RemoteWriteSchema.SAMPLE_TIMESTAMP, VARINT);
     private static final byte[] EMPTY = new byte[0];
 
     private final ByteWriter symbolBytes = new ByteWriter(4096);
@@ -42,7 +39,7 @@ public final class RemoteWriteV2Encoder implements RecordEncoder {
     private final ByteWriter samples = new ByteWriter(1024);
     private final ByteWriter request;
     private final SnappyWriter snappy = new SnappyWriter();
-    private boolean inSeries;
+    private final EncoderState state = new EncoderState();
 
     public RemoteWriteV2Encoder(int initialCapacityBytes) {
         timeseries = new ByteWriter(initialCapacityBytes);
@@ -57,44 +54,33 @@ public final class RemoteWriteV2Encoder implements RecordEncoder {
         Arrays.fill(index, 0);
         timeseries.reset();
         snappy.clear();
-        inSeries = false;
+        state.reset();
         symbol(EMPTY); // the specification's first symbol
     }
 
     @Override
     public void beginSeries() {
-        if (inSeries) {
-            throw new IllegalStateException("beginSeries() before endSeries() of the previous series");
-        }
+        state.beginSeries();
         refs.reset();
         samples.reset();
-        inSeries = true;
     }
 
     @Override
     public void label(byte[] name, byte[] value) {
-        requireSeries();
+        state.requireSeries();
         refs.writeVarint(symbol(name));
         refs.writeVarint(symbol(value));
     }
 
     @Override
     public void sample(long timestampMs, double value) {
-        requireSeries();
-        samples.writeByte(SAMPLE_TAG);
-        samples.writeVarint(1 + 8 + 1 + ByteWriter.varintSize(timestampMs));
-        samples.writeByte(SAMPLE_VALUE_TAG);
-        samples.writeLongLE(Double.doubleToRawLongBits(value));
-        samples.writeByte(SAMPLE_TIMESTAMP_TAG);
-        samples.writeVarint(timestampMs);
+        state.sample();
+        RemoteWriteEncoder.writeSample(samples, SAMPLE_TAG, timestampMs, value);
     }
 
     @Override
     public void endSeries() {
-        requireSeries();
-        if (samples.length() == 0) {
-            throw new IllegalStateException("a series needs at least one sample");
-        }
+        state.endSeries();
         int refsField = refs.length() == 0 ? 0 : 1 + ByteWriter.varintSize(refs.length()) + refs.length();
         timeseries.writeByte(TIMESERIES_TAG);
         timeseries.writeVarint(refsField + samples.length());
@@ -104,14 +90,11 @@ public final class RemoteWriteV2Encoder implements RecordEncoder {
             timeseries.writeBytes(refs.buffer(), 0, refs.length());
         }
         timeseries.writeBytes(samples.buffer(), 0, samples.length());
-        inSeries = false;
     }
 
     @Override
     public int finishValues() {
-        if (inSeries) {
-            throw new IllegalStateException("finishValues() inside a series: call endSeries() first");
-        }
+        state.finish();
         request.reset();
         byte[] bytes = symbolBytes.buffer();
         for (int i = 0; i < symbolCount; i++) {
@@ -136,11 +119,6 @@ public final class RemoteWriteV2Encoder implements RecordEncoder {
     @Override
     public byte[] buffer() {
         return snappy.buffer();
-    }
-
-    @Override
-    public int valueOffset(int i) {
-        return 0;
     }
 
     @Override
@@ -204,11 +182,5 @@ public final class RemoteWriteV2Encoder implements RecordEncoder {
             h = (h ^ (b[i] & 0xFF)) * 0x01000193;
         }
         return h ^ (h >>> 16);
-    }
-
-    private void requireSeries() {
-        if (!inSeries) {
-            throw new IllegalStateException("call beginSeries() first");
-        }
     }
 }
