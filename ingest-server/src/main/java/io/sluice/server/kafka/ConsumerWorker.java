@@ -33,6 +33,10 @@ import org.slf4j.LoggerFactory;
  * samples into shard batches ({@link RecordRouter}), handing watermarks to every shard, committing
  * what the shards made durable ({@link OffsetCommitter}) and handing partitions over on rebalance.
  *
+ * <p>Each record is decoded in its topic's format, or in the remote-write version its Content-Type
+ * header names ({@link RecordFormats}); what the decoder skipped inside a routed record is tallied and
+ * published with the other counters once per poll.
+ *
  * <p>Each loop turn: poll; route the polled records; if a shard has no free batch, pause every
  * partition and wait for one, polling now and then to stay in the group ({@link #awaitBatches});
  * hand the handled offsets to every shard; submit the batches; update lag; commit on the interval.
