@@ -57,7 +57,7 @@ final class DemoCommand implements Callable<Integer> {
     Duration duration;
 
     @Option(names = "--format", defaultValue = "sluice", paramLabel = "F", converter = LoadgenCommand.FormatConverter.class,
-            description = "Payload format: sluice (default) or prometheus-remote-write.")
+            description = "Payload format: sluice (default), prometheus-remote-write, prometheus-remote-write-v2, influx, otlp or json.")
     PayloadFormat format;
 
     @Option(names = "--partitions", defaultValue = "4", paramLabel = "P", description = "Partitions of the demo topic.")
