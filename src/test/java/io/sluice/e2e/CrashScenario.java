@@ -53,16 +53,17 @@ final class CrashScenario implements AutoCloseable {
         return samples;
     }
 
-    /** Starts producing rounds every {@code interval}, at most {@code maxRounds}. */
-    SampleProducer startProducer(Duration interval, int maxRounds) {
-        producer = new SampleProducer(kafka.bootstrapServers(), topic, samples, interval, maxRounds);
+    /** Starts producing rounds {@code firstRound..endRound-1}, one every {@code interval}. */
+    SampleProducer startProducer(Duration interval, int firstRound, int endRound) {
+        producer = new SampleProducer(kafka.bootstrapServers(), topic, samples, interval, firstRound, endRound);
         producer.start();
         return producer;
     }
 
-    /** Produces {@code rounds} rounds as fast as the broker takes them and waits until they are written. */
-    void produce(int rounds) {
-        try (SampleProducer p = new SampleProducer(kafka.bootstrapServers(), topic, samples, Duration.ZERO, rounds)) {
+    /** Produces rounds {@code firstRound..endRound-1} as fast as the broker takes them; returns once written. */
+    void produce(int firstRound, int endRound) {
+        try (SampleProducer p = new SampleProducer(kafka.bootstrapServers(), topic, samples, Duration.ZERO, firstRound,
+                endRound)) {
             p.start();
             p.awaitEnd(Duration.ofMinutes(3));
         }

@@ -31,7 +31,7 @@ class KillNineCyclesTest {
         long seed = E2eEnvironment.seed();
         SplittableRandom random = new SplittableRandom(seed);
         scenario = new CrashScenario("kill9", E2eEnvironment.broker(), null, List.of());
-        SampleProducer producer = scenario.startProducer(Duration.ofMillis(50), Integer.MAX_VALUE);
+        SampleProducer producer = scenario.startProducer(Duration.ofMillis(50), 0, Integer.MAX_VALUE);
         long t0 = System.nanoTime();
         int killedBeforeReady = 0;
         int killedWhileAppending = 0; // runs that had appended samples when killed: the kills hit real work
@@ -39,14 +39,14 @@ class KillNineCyclesTest {
         for (int cycle = 0; cycle < cycles; cycle++) {
             ServerProcess server = scenario.launcher().start();
             // One kill in four lands while the server starts (replaying, joining the group), the rest
-            // while it consumes: a random moment up to 2 s after it became ready.
+            // while it consumes: a random moment 0.2 to 2.5 s after it became ready.
             long delayMs;
             if (random.nextInt(4) == 0) {
                 delayMs = 300 + random.nextInt(2500);
                 killedBeforeReady++;
             } else {
                 server.awaitReady(ServerLauncher.READY_TIMEOUT);
-                delayMs = random.nextInt(2000);
+                delayMs = 200 + random.nextInt(2300);
             }
             pauseMs(delayMs); // the random moment of the kill: deliberate, not a synchronisation
             long appended = appendedSoFar(server);

@@ -13,7 +13,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * Writes {@link KnownSamples} rounds into a topic from its own thread, one round per
  * {@code roundInterval} (pacing, so the rounds spread over the server kills), until stopped or
- * {@code maxRounds} are written. Idempotent and acknowledged by all replicas, with timeouts long
+ * the last round is written. Idempotent and acknowledged by all replicas, with timeouts long
  * enough to ride out a 30 s broker outage: every round it reports is in the topic exactly once.
  *
  * <p>Threads: {@link #start()}/{@link #stop()} from the test thread; the producing thread owns the
@@ -24,18 +24,23 @@ final class SampleProducer implements AutoCloseable {
     private final String topic;
     private final KafkaProducer<byte[], byte[]> producer;
     private final long roundIntervalNs;
-    private final int maxRounds;
+    private final int firstRound;
+    private final int endRound;
     private final AtomicInteger roundsWritten = new AtomicInteger(); // rounds fully acknowledged
     private volatile int roundsSent;                                 // written by the producing thread
     private volatile boolean stopping;
     private volatile Throwable failure;
     private Thread thread;
 
-    SampleProducer(String bootstrapServers, String topic, KnownSamples samples, Duration roundInterval, int maxRounds) {
+    /** Writes rounds {@code firstRound} to {@code endRound - 1} (unless stopped before). */
+    SampleProducer(String bootstrapServers, String topic, KnownSamples samples, Duration roundInterval, int firstRound,
+                   int endRound) {
         this.samples = samples;
         this.topic = topic;
         this.roundIntervalNs = roundInterval.toNanos();
-        this.maxRounds = maxRounds;
+        this.firstRound = firstRound;
+        this.endRound = endRound;
+        this.roundsSent = firstRound;
         this.producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.ACKS_CONFIG, "all",
@@ -54,7 +59,7 @@ final class SampleProducer implements AutoCloseable {
     private void run() {
         try {
             long next = System.nanoTime();
-            for (int round = 0; round < maxRounds && !stopping; round++) {
+            for (int round = firstRound; round < endRound && !stopping; round++) {
                 for (int p = 0; p < samples.partitions(); p++) {
                     producer.send(new ProducerRecord<>(topic, p, null, samples.record(p, round)), (metadata, e) -> {
                         if (e != null && failure == null) {
@@ -80,14 +85,14 @@ final class SampleProducer implements AutoCloseable {
         }
     }
 
-    /** Stops after the round in progress; returns the number of rounds in the topic. */
+    /** Stops after the round in progress; returns the rounds in the topic (the next round's number). */
     int stop() {
         stopping = true;
         awaitEnd(Duration.ofMinutes(5));
         return rounds();
     }
 
-    /** Waits until {@code maxRounds} are written (the producer stops by itself). */
+    /** Waits until the last round is written (the producer stops by itself); returns the next round's number. */
     int awaitEnd(Duration timeout) {
         try {
             thread.join(timeout.toMillis());

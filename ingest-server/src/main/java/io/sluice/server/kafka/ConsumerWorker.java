@@ -314,9 +314,9 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
         }
         long rewound = Math.max(afterWal, 0);
         if (committed.offset() > rewound && commitMetadata.equals(committed.metadata())) {
-            LOG.warn("consumer {}: {} was committed up to offset {} by this data directory, but its WALs hold only up to {}:"
-                    + " WAL data was lost (see the repair above); consuming again from offset {}", index, tp,
-                    committed.offset(), afterWal, rewound);
+            LOG.warn("consumer {}: {} was committed up to offset {} by this data directory, but its WALs hold records only"
+                    + " below offset {}: WAL data was lost (a damaged WAL cut on open, or a segment removed); consuming"
+                    + " again from offset {}", index, tp, committed.offset(), rewound, rewound);
             return rewound;
         }
         return Math.max(committed.offset(), afterWal);
