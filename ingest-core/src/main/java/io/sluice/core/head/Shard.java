@@ -232,6 +232,7 @@ public final class Shard implements AutoCloseable {
             // Typically a full disk while rolling the WAL: keep the batch and retry it; the queue fills
             // up, the consumers pause. Re-applying is safe: what was applied is ignored as duplicate.
             abortRecord();
+            forgetPendingOffsets();
             retryBatch = batch;
             recordWalError(e);
         }
@@ -449,6 +450,18 @@ public final class Shard implements AutoCloseable {
             pendingOffsets[s] = Long.MIN_VALUE;
         }
         wal.commit((int) (end - p));
+        touchedCount = 0;
+    }
+
+    /**
+     * A batch failed part-way: drop the offsets it noted, so its retry notes them afresh. Without this
+     * the streams it touched keep a pending offset, are never listed as touched again, and their
+     * OFFSETS (so the durable watermark and the Kafka commit) stop advancing for good.
+     */
+    private void forgetPendingOffsets() {
+        for (int i = 0; i < touchedCount; i++) {
+            pendingOffsets[touchedStreams[i]] = Long.MIN_VALUE;
+        }
         touchedCount = 0;
     }
 
