@@ -23,7 +23,7 @@ final class CrashScenario implements AutoCloseable {
     static final Duration CATCH_UP_TIMEOUT = Duration.ofMinutes(3);
 
     private final String name;
-    private final EmbeddedKafka kafka;
+    private EmbeddedKafka kafka;              // replaced when a test restarts its broker
     private final String topic;
     private final String group;
     private final ServerLauncher launcher;
@@ -67,6 +67,11 @@ final class CrashScenario implements AutoCloseable {
             p.start();
             p.awaitEnd(Duration.ofMinutes(3));
         }
+    }
+
+    /** The broker was restarted (same address): admin requests go to the new instance. */
+    void brokerRestarted(EmbeddedKafka restarted) {
+        this.kafka = restarted;
     }
 
     ConsumerProgress progress() {

@@ -185,13 +185,32 @@ public final class EmbeddedKafka implements AutoCloseable {
         ByteArrayOutputStream output = new ByteArrayOutputStream();
         int rc;
         try (PrintStream print = new PrintStream(output, true, StandardCharsets.UTF_8)) {
-            rc = StorageTool.execute(new String[] {"format", "-t", Uuid.randomUuid().toString(), "-c", config.toString(),
+            rc = StorageTool.execute(new String[] {"format", "-t", clusterId(dir.resolve("logs")), "-c", config.toString(),
                 "--ignore-formatted"}, print);
         }
         if (rc != 0) {
             throw new IOException("formatting embedded Kafka storage in " + dir + " failed: "
                     + output.toString(StandardCharsets.UTF_8).strip());
         }
+    }
+
+    /**
+     * The cluster id a formatted log directory already has, else a new one: the broker checks the id it
+     * is started with against its directory's {@code meta.properties}, so a restart must reuse it.
+     */
+    private static String clusterId(Path logDir) throws IOException {
+        Path meta = logDir.resolve("meta.properties");
+        if (Files.exists(meta)) {
+            Properties p = new Properties();
+            try (var in = Files.newInputStream(meta)) {
+                p.load(in);
+            }
+            String id = p.getProperty("cluster.id");
+            if (id != null && !id.isBlank()) {
+                return id.strip();
+            }
+        }
+        return Uuid.randomUuid().toString();
     }
 
     private void awaitServing() throws IOException {
