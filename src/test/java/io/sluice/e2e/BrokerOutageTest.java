@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
@@ -89,7 +90,7 @@ class BrokerOutageTest {
         answers.merge(key, 1, Integer::sum);
     }
 
-    private static long sum(java.util.Collection<Long> values) {
+    private static long sum(Collection<Long> values) {
         return values.stream().mapToLong(Long::longValue).sum();
     }
 }

@@ -7,9 +7,12 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 /**
  * What every end-to-end test shares: the server jar and how to run it (surefire passes the paths as
@@ -40,7 +43,7 @@ final class E2eEnvironment {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String flags = System.getProperty("sluice.jvm.flags",
                 "--enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow");
-        List<String> command = new java.util.ArrayList<>();
+        List<String> command = new ArrayList<>();
         command.add(java);
         command.addAll(Arrays.stream(flags.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList());
         return command;
@@ -52,6 +55,11 @@ final class E2eEnvironment {
 
     static int cycles() {
         return Integer.getInteger("sluice.e2e.cycles", 20);
+    }
+
+    /** Pace of the kill -9 test's producer: one round (a sample of every series) per this many ms. */
+    static long roundIntervalMs() {
+        return Long.getLong("sluice.e2e.round-interval-ms", 50);
     }
 
     /** A fresh directory under target/e2e for one test. */
@@ -68,15 +76,30 @@ final class E2eEnvironment {
     /** The broker of this JVM, started on first use, stopped by a shutdown hook. */
     static synchronized EmbeddedKafka broker() {
         if (broker == null) {
+            Path dir;
             try {
-                broker = EmbeddedKafka.start(Files.createTempDirectory("sluice-e2e-kafka"));
+                dir = Files.createTempDirectory("sluice-e2e-kafka");
+                broker = EmbeddedKafka.start(dir);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
             EmbeddedKafka started = broker;
-            Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(started::close));
+            Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
+                started.close();
+                deleteRecursively(dir);
+            }));
         }
         return broker;
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            System.err.println("could not delete the test broker's directory " + dir + ": " + e);
+        }
     }
 
     /** A topic or group name no other test of this JVM uses. */

@@ -2,6 +2,7 @@ package io.sluice.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -31,7 +32,7 @@ class KillNineCyclesTest {
         long seed = E2eEnvironment.seed();
         SplittableRandom random = new SplittableRandom(seed);
         scenario = new CrashScenario("kill9", E2eEnvironment.broker(), null, List.of());
-        SampleProducer producer = scenario.startProducer(Duration.ofMillis(50), 0, Integer.MAX_VALUE);
+        SampleProducer producer = scenario.startProducer(Duration.ofMillis(E2eEnvironment.roundIntervalMs()), 0, Integer.MAX_VALUE);
         long t0 = System.nanoTime();
         int killedBeforeReady = 0;
         int killedWhileAppending = 0; // runs that had appended samples when killed: the kills hit real work
@@ -57,7 +58,8 @@ class KillNineCyclesTest {
             }
         }
         int rounds = producer.stop();
-        SampleTally tally = scenario.verify(rounds, "cycles=" + cycles + " seed=" + seed + " killed-while-starting="
+        SampleTally tally = scenario.verify(rounds, "cycles=" + cycles + " seed=" + seed + " round-interval="
+                + E2eEnvironment.roundIntervalMs() + "ms killed-while-starting="
                 + killedBeforeReady + " killed-while-appending=" + killedWhileAppending + " appended-by-killed-runs="
                 + appendedByKilledRuns + " duration=" + (System.nanoTime() - t0) / 1_000_000_000 + "s");
 
@@ -71,7 +73,7 @@ class KillNineCyclesTest {
         try {
             double v = server.metric("sluice_samples_appended_total", "");
             return Double.isNaN(v) ? 0 : (long) v;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return 0;
         }
     }

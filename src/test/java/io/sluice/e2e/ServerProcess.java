@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -128,6 +129,6 @@ final class ServerProcess {
 
     String tail(int lines) {
         String[] all = logText().split("\n");
-        return String.join("\n", java.util.Arrays.copyOfRange(all, Math.max(0, all.length - lines), all.length));
+        return String.join("\n", Arrays.copyOfRange(all, Math.max(0, all.length - lines), all.length));
     }
 }
