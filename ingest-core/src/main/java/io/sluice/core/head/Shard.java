@@ -7,6 +7,7 @@ import io.sluice.core.head.wal.SeriesCodecState;
 import io.sluice.core.head.wal.SeriesRecord;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.wal.Wal;
+import io.sluice.wal.WalCorruption;
 import io.sluice.wal.WalOpenReport;
 import io.sluice.wal.WalOptions;
 import java.io.IOException;
@@ -35,6 +36,7 @@ import java.util.function.LongSupplier;
  * records; the head's append rules then ignore the duplicates: same timestamp, same value.)
  */
 public final class Shard implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(Shard.class.getName());
     private static final int SKIPPED = -1;
     private static final int REJECTED = -2;
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
@@ -154,9 +156,21 @@ public final class Shard implements AutoCloseable {
                 .segmentSizeBytes((int) options.walSegmentBytes())
                 .syncIntervalMs(options.walSyncIntervalMs())
                 .build());
+        logRepair(wal.openReport());
         new ShardReplay(this, wal, store, codecState, stats, streams).run();
         replayed = true;
         return wal.openReport();
+    }
+
+    /** Damage found by open is an operator's business: which file, where, how much was cut. */
+    private void logRepair(WalOpenReport report) {
+        WalCorruption c = report.corruption();
+        if (c != null) {
+            LOG.log(System.Logger.Level.WARNING, "shard " + index + " repaired its WAL: " + c.reason() + " in "
+                    + options.walDirectory().resolve(String.format("%010d.wal", c.segment())) + " at byte " + c.offset()
+                    + " (" + c.detail() + "), " + c.bytesCut() + " bytes cut, " + c.laterSegments()
+                    + " later segment(s) dropped; the Kafka records they held are consumed again");
+        }
     }
 
     /** True once {@link #start()} finished replaying the WAL. Any thread. */
@@ -212,19 +226,27 @@ public final class Shard implements AutoCloseable {
             pool.offer(batch);
             if (walErrorMessage != null) {
                 walErrorMessage = null;
+                LOG.log(System.Logger.Level.INFO, "shard " + index + " writes its WAL again; ingestion resumes");
             }
         } catch (IOException e) {
             // Typically a full disk while rolling the WAL: keep the batch and retry it; the queue fills
             // up, the consumers pause. Re-applying is safe: what was applied is ignored as duplicate.
             abortRecord();
+            forgetPendingOffsets();
             retryBatch = batch;
             recordWalError(e);
         }
     }
 
+    /** Logged once per episode (the held batch is retried every loop turn until the write succeeds). */
     private void recordWalError(IOException e) {
         lastWalError = e;
+        boolean first = walErrorMessage == null;
         walErrorMessage = "shard " + index + " cannot write its WAL in " + options.walDirectory() + ": " + e.getMessage();
+        if (first) {
+            LOG.log(System.Logger.Level.ERROR, walErrorMessage + "; its batches are held and retried, the Kafka"
+                    + " partitions feeding it pause until the write succeeds");
+        }
     }
 
     /** Why ingestion is held, if it is (e.g. the disk is full); null when healthy. Any thread. */
@@ -428,6 +450,18 @@ public final class Shard implements AutoCloseable {
             pendingOffsets[s] = Long.MIN_VALUE;
         }
         wal.commit((int) (end - p));
+        touchedCount = 0;
+    }
+
+    /**
+     * A batch failed part-way: drop the offsets it noted, so its retry notes them afresh. Without this
+     * the streams it touched keep a pending offset, are never listed as touched again, and their
+     * OFFSETS (so the durable watermark and the Kafka commit) stop advancing for good.
+     */
+    private void forgetPendingOffsets() {
+        for (int i = 0; i < touchedCount; i++) {
+            pendingOffsets[touchedStreams[i]] = Long.MIN_VALUE;
+        }
         touchedCount = 0;
     }
 

@@ -68,6 +68,7 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
     private final AtomicInteger assignedTotal;
     private final RecordRouter router;
     private final OffsetCommitter committer;
+    private final String commitMetadata; // HeadIdentity of this head's data directory
     private final PartitionBook book = new PartitionBook();
     private final PendingRecords pending = new PendingRecords();
     private final RecordFormats formats;
@@ -85,8 +86,9 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
     private long decodeNs;
 
     ConsumerWorker(int index, IngestConfig config, Head head, IngestMetrics metrics, RejectedRecords rejects,
-                   AtomicInteger assignedTotal) {
+                   AtomicInteger assignedTotal, String commitMetadata) {
         this.index = index;
+        this.commitMetadata = commitMetadata;
         this.config = config;
         this.head = head;
         this.metrics = metrics;
@@ -97,7 +99,7 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
         this.router = new RecordRouter(head, config.labelLimits(), config.decoderLimits().maxRecordBytes(),
                 PayloadFormat.values().length);
         this.formats = new RecordFormats(config.decoderLimits());
-        this.committer = new OffsetCommitter(consumer, head, metrics, rejects);
+        this.committer = new OffsetCommitter(consumer, head, metrics, rejects, commitMetadata);
         this.pollTimeout = Duration.ofMillis(config.pollTimeoutMs());
         this.commitIntervalNs = TimeUnit.MILLISECONDS.toNanos(config.commitIntervalMs());
     }
@@ -294,9 +296,7 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
         for (TopicPartition tp : partitions) {
             int streamId = head.streams().idOf(tp.topic(), tp.partition());
             long durable = head.durableWatermark(streamId);
-            OffsetAndMetadata c = committed.get(tp);
-            long committedOffset = c == null ? -1 : c.offset();
-            long start = Math.max(committedOffset, durable < 0 ? -1 : durable + 1);
+            long start = startOffset(tp, committed.get(tp), durable);
             if (start >= 0) {
                 consumer.seek(tp, start);
             }
@@ -314,6 +314,28 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
             pausedPartitions = consumer.paused().size();
         }
         LOG.info("consumer {} assigned {}", index, starts);
+    }
+
+    /**
+     * Where a partition resumes: after what the WALs hold ({@code durable + 1}) or at the commit if that
+     * is further (another instance consumed meanwhile), except when the commit is this head's own
+     * ({@link HeadIdentity}) and ahead of its WALs: then WAL data it covered was lost (open cut a
+     * damaged log) and the partition goes back to the WALs' watermark so the cut records are consumed
+     * again; the shards skip what they still hold. -1: no position (auto.offset.reset).
+     */
+    private long startOffset(TopicPartition tp, OffsetAndMetadata committed, long durable) {
+        long afterWal = durable < 0 ? -1 : durable + 1;
+        if (committed == null) {
+            return afterWal;
+        }
+        long rewound = Math.max(afterWal, 0);
+        if (committed.offset() > rewound && commitMetadata.equals(committed.metadata())) {
+            LOG.warn("consumer {}: {} was committed up to offset {} by this data directory, but its WALs hold records only"
+                    + " below offset {}: WAL data was lost (a damaged WAL cut on open, or a segment removed); consuming"
+                    + " again from offset {}", index, tp, committed.offset(), rewound, rewound);
+            return rewound;
+        }
+        return Math.max(committed.offset(), afterWal);
     }
 
     /**

@@ -44,6 +44,10 @@ import org.slf4j.LoggerFactory;
  * answers metadata requests; {@link #close()} shuts it down and waits. Cost on 2 cores: the first
  * broker in a JVM starts in 1–11 s and takes ~350–600 MB; share one per test JVM.
  *
+ * <p>Restart on the same address (the end-to-end broker-outage test): {@link #close()}, then
+ * {@link #start(Path, int, int)} with the same directory and {@link #brokerPort()} /
+ * {@link #controllerPort()}; the topics, their records and the committed offsets are kept.
+ *
  * <p>Thread-safe: {@link #createTopic} may be called from any thread.
  */
 public final class EmbeddedKafka implements AutoCloseable {
@@ -53,25 +57,36 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     private final KafkaRaftServer server;
     private final String bootstrapServers;
+    private final int brokerPort;
+    private final int controllerPort;
     private final Admin admin;
 
-    private EmbeddedKafka(KafkaRaftServer server, String bootstrapServers) {
+    private EmbeddedKafka(KafkaRaftServer server, int brokerPort, int controllerPort) {
         this.server = server;
-        this.bootstrapServers = bootstrapServers;
+        this.bootstrapServers = LOOPBACK + ":" + brokerPort;
+        this.brokerPort = brokerPort;
+        this.controllerPort = controllerPort;
         this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 AdminClientConfig.CLIENT_ID_CONFIG, "sluice-embedded-admin"));
     }
 
     /** Formats (if needed) and starts a broker whose logs live under {@code dir}; returns when it serves. */
     public static EmbeddedKafka start(Path dir) throws IOException {
+        return start(dir, freePort(), freePort());
+    }
+
+    /**
+     * As {@link #start(Path)}, on the given loopback ports: restarts a broker closed before with the
+     * same directory and ports, keeping its data. A port still held (TIME_WAIT is not: the listener
+     * reuses the address) fails the start with Kafka's bind error.
+     */
+    public static EmbeddedKafka start(Path dir, int brokerPort, int controllerPort) throws IOException {
         Files.createDirectories(dir);
-        int brokerPort = freePort();
-        int controllerPort = freePort();
         Properties props = brokerProperties(dir.resolve("logs"), brokerPort, controllerPort);
         format(dir, props);
         KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
         server.startup();
-        EmbeddedKafka kafka = new EmbeddedKafka(server, LOOPBACK + ":" + brokerPort);
+        EmbeddedKafka kafka = new EmbeddedKafka(server, brokerPort, controllerPort);
         try {
             kafka.awaitServing();
         } catch (IOException | RuntimeException e) {
@@ -85,6 +100,16 @@ public final class EmbeddedKafka implements AutoCloseable {
     /** {@code host:port} of the broker's plaintext listener. */
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /** The port of the plaintext listener (clients). */
+    public int brokerPort() {
+        return brokerPort;
+    }
+
+    /** The port of the controller listener (the KRaft quorum). */
+    public int controllerPort() {
+        return controllerPort;
     }
 
     /** Creates a topic (replication 1) and waits until every partition has a leader; an existing topic is kept. */
@@ -160,13 +185,32 @@ public final class EmbeddedKafka implements AutoCloseable {
         ByteArrayOutputStream output = new ByteArrayOutputStream();
         int rc;
         try (PrintStream print = new PrintStream(output, true, StandardCharsets.UTF_8)) {
-            rc = StorageTool.execute(new String[] {"format", "-t", Uuid.randomUuid().toString(), "-c", config.toString(),
+            rc = StorageTool.execute(new String[] {"format", "-t", clusterId(dir.resolve("logs")), "-c", config.toString(),
                 "--ignore-formatted"}, print);
         }
         if (rc != 0) {
             throw new IOException("formatting embedded Kafka storage in " + dir + " failed: "
                     + output.toString(StandardCharsets.UTF_8).strip());
         }
+    }
+
+    /**
+     * The cluster id a formatted log directory already has, else a new one: the broker checks the id it
+     * is started with against its directory's {@code meta.properties}, so a restart must reuse it.
+     */
+    private static String clusterId(Path logDir) throws IOException {
+        Path meta = logDir.resolve("meta.properties");
+        if (Files.exists(meta)) {
+            Properties p = new Properties();
+            try (var in = Files.newInputStream(meta)) {
+                p.load(in);
+            }
+            String id = p.getProperty("cluster.id");
+            if (id != null && !id.isBlank()) {
+                return id.strip();
+            }
+        }
+        return Uuid.randomUuid().toString();
     }
 
     private void awaitServing() throws IOException {

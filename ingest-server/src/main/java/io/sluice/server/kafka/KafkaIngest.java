@@ -2,6 +2,8 @@ package io.sluice.server.kafka;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.head.Head;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -40,8 +42,9 @@ public final class KafkaIngest implements AutoCloseable {
                 dlq = new DeadLetterPublisher(config.deadLetterTopic(), KafkaClientProperties.deadLetterProducer(config), metrics);
             }
             RejectedRecords rejects = new RejectedRecords(metrics, dlq);
+            String commitMetadata = headIdentity(head);
             for (int i = 0; i < config.consumerThreads(); i++) {
-                workers.add(new ConsumerWorker(i, config, head, metrics, rejects, assignedPartitions));
+                workers.add(new ConsumerWorker(i, config, head, metrics, rejects, assignedPartitions, commitMetadata));
             }
         } catch (KafkaException e) {
             workers.forEach(ConsumerWorker::closeUnstarted); // the consumers created before the failure
@@ -51,6 +54,15 @@ public final class KafkaIngest implements AutoCloseable {
             throw new IllegalArgumentException("Kafka client configuration: " + rootMessage(e), e);
         }
         this.deadLetters = dlq;
+    }
+
+    private static String headIdentity(Head head) {
+        try {
+            return HeadIdentity.commitMetadata(head.options().dataDirectory());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read or create the head id in " + head.options().dataDirectory()
+                    + ": " + e.getMessage(), e);
+        }
     }
 
     /** Starts the consumer threads. The head must be started (its WALs replayed). */

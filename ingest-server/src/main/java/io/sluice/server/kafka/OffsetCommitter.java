@@ -32,9 +32,12 @@ final class OffsetCommitter {
     private final Head head;
     private final IngestMetrics metrics;
     private final RejectedRecords rejects;
+    private final String commitMetadata; // HeadIdentity: which data directory's WALs a commit covers
 
-    OffsetCommitter(KafkaConsumer<byte[], byte[]> consumer, Head head, IngestMetrics metrics, RejectedRecords rejects) {
+    OffsetCommitter(KafkaConsumer<byte[], byte[]> consumer, Head head, IngestMetrics metrics, RejectedRecords rejects,
+                    String commitMetadata) {
         this.consumer = consumer;
+        this.commitMetadata = commitMetadata;
         this.head = head;
         this.metrics = metrics;
         this.rejects = rejects;
@@ -49,7 +52,7 @@ final class OffsetCommitter {
                 if (offsets == null) {
                     offsets = new HashMap<>();
                 }
-                offsets.put(p.partition, new OffsetAndMetadata(next));
+                offsets.put(p.partition, new OffsetAndMetadata(next, commitMetadata));
             }
         }
         if (offsets == null) {

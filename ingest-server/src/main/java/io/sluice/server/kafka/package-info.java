@@ -35,7 +35,11 @@
  *       {@code commitIntervalMs} and on revocation and close.</li>
  *   <li>On assignment a partition is sought to {@code max(committed, durableWatermark + 1)}: a WAL
  *       ahead of the commit (a crash between sync and commit) is not read again; a commit ahead of
- *       this head's WAL (another instance consumed meanwhile) wins.</li>
+ *       this head's WAL (another instance consumed meanwhile) wins. Except when that commit was made
+ *       by this same data directory (the commit metadata, {@code HeadIdentity}): then WAL data it
+ *       covered was lost (a damaged WAL cut on open, a removed segment) and the partition is sought
+ *       back to {@code durableWatermark + 1}, so the cut records are consumed again
+ *       (docs/format/head-id.md).</li>
  *   <li>On revocation (cooperative: only the partitions that move) and on close: drop the polled but
  *       unrouted records, hand off the watermarks, ask the shards to sync, wait (at most 30 s) until
  *       the durable watermark reaches what was handled, commit, forget the partition (its lag gauge

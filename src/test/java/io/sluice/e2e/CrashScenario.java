@@ -1,0 +1,123 @@
+package io.sluice.e2e;
+
+import io.sluice.server.kafka.EmbeddedKafka;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * One end-to-end scenario: a fresh topic and consumer group on a broker, a data directory, the
+ * server launcher, the known samples and their producer, and the final check that reads everything
+ * back. {@link #close()} kills the server and stops the producer (tests call it from
+ * {@code @AfterEach}, so a failure leaves no process behind). Test thread only.
+ */
+final class CrashScenario implements AutoCloseable {
+    static final int SERIES = 200;
+    static final int PARTITIONS = 4;
+    static final int SHARDS = 2;
+    static final Duration CATCH_UP_TIMEOUT = Duration.ofMinutes(3);
+
+    private final String name;
+    private EmbeddedKafka kafka;              // replaced when a test restarts its broker
+    private final String topic;
+    private final String group;
+    private final ServerLauncher launcher;
+    private final KnownSamples samples = new KnownSamples(SERIES, PARTITIONS);
+    private SampleProducer producer;
+
+    /**
+     * @param dataDir  the server's data directory (null: one under the work directory)
+     * @param settings extra server configuration, {@code key=value}
+     */
+    CrashScenario(String name, EmbeddedKafka kafka, Path dataDir, List<String> settings) {
+        this.name = name;
+        this.kafka = kafka;
+        this.topic = E2eEnvironment.unique(name);
+        this.group = E2eEnvironment.unique(name + "-group");
+        kafka.createTopic(topic, PARTITIONS);
+        Path work = E2eEnvironment.newWorkDir(name);
+        this.launcher = new ServerLauncher(dataDir != null ? dataDir : work.resolve("data"), work.resolve("logs"),
+                kafka.bootstrapServers(), topic, group, settings);
+    }
+
+    ServerLauncher launcher() {
+        return launcher;
+    }
+
+    KnownSamples samples() {
+        return samples;
+    }
+
+    /** Starts producing rounds {@code firstRound..endRound-1}, one every {@code interval}. */
+    SampleProducer startProducer(Duration interval, int firstRound, int endRound) {
+        producer = new SampleProducer(kafka.bootstrapServers(), topic, samples, interval, firstRound, endRound);
+        producer.start();
+        return producer;
+    }
+
+    /** Produces rounds {@code firstRound..endRound-1} as fast as the broker takes them; returns once written. */
+    void produce(int firstRound, int endRound) {
+        try (SampleProducer p = new SampleProducer(kafka.bootstrapServers(), topic, samples, Duration.ZERO, firstRound,
+                endRound)) {
+            p.start();
+            p.awaitEnd(Duration.ofMinutes(3));
+        }
+    }
+
+    /** The broker was restarted (same address): admin requests go to the new instance. */
+    void brokerRestarted(EmbeddedKafka restarted) {
+        this.kafka = restarted;
+    }
+
+    ConsumerProgress progress() {
+        return new ConsumerProgress(kafka.admin(), topic, PARTITIONS, group);
+    }
+
+    /**
+     * With every round up to {@code rounds} produced: makes sure a server runs, waits until the group
+     * committed the end of every partition, reads everything stored and tallies it against rounds
+     * {@code 0..rounds-1}. Prints the one-line summary.
+     */
+    SampleTally verify(int rounds, String details) throws IOException {
+        ServerProcess server = launcher.current();
+        if (server == null || !server.isAlive()) {
+            server = launcher.startReady();
+        } else {
+            server.awaitReady(ServerLauncher.READY_TIMEOUT);
+        }
+        progress().awaitCaughtUp(CATCH_UP_TIMEOUT);
+        SampleTally tally = new SampleTally(SERIES, rounds);
+        StoredSamples.Source source = StoredSamples.read(launcher, SHARDS, tally);
+        summary(details + " " + tally.summary() + " via=" + source + " server-starts=" + launcher.starts());
+        return tally;
+    }
+
+    /** One line per test on stdout and in target/e2e/summary.txt. */
+    void summary(String line) {
+        String text = "[e2e] " + name + ": " + line;
+        System.out.println(text);
+        try {
+            Path file = Path.of(System.getProperty("sluice.e2e.work", "target/e2e"), "summary.txt");
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, text + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            launcher.close();
+        } finally {
+            if (producer != null) {
+                producer.close();
+            }
+        }
+    }
+}

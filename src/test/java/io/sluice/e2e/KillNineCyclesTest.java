@@ -1,0 +1,84 @@
+package io.sluice.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * kill -9 while producing: the server is started and SIGKILLed at seeded random moments
+ * ({@code sluice.e2e.cycles} times: 20 in the normal run, 200 with {@code -P soak}) while a producer
+ * keeps writing known samples; then one last server catches up and everything stored must equal
+ * everything produced: none lost, none twice.
+ */
+class KillNineCyclesTest {
+    private CrashScenario scenario;
+
+    @AfterEach
+    void cleanUp() {
+        if (scenario != null) {
+            scenario.close();
+        }
+    }
+
+    @Test
+    void killNineAtRandomMomentsLosesNothingAndStoresNothingTwice() throws Exception {
+        int cycles = E2eEnvironment.cycles();
+        long seed = E2eEnvironment.seed();
+        SplittableRandom random = new SplittableRandom(seed);
+        scenario = new CrashScenario("kill9", E2eEnvironment.broker(), null, List.of());
+        SampleProducer producer = scenario.startProducer(Duration.ofMillis(E2eEnvironment.roundIntervalMs()), 0, Integer.MAX_VALUE);
+        long t0 = System.nanoTime();
+        int killedBeforeReady = 0;
+        int killedWhileAppending = 0; // runs that had appended samples when killed: the kills hit real work
+        long appendedByKilledRuns = 0;
+        for (int cycle = 0; cycle < cycles; cycle++) {
+            ServerProcess server = scenario.launcher().start();
+            // One kill in four lands while the server starts (replaying, joining the group), the rest
+            // while it consumes: a random moment 0.2 to 2.5 s after it became ready.
+            long delayMs;
+            if (random.nextInt(4) == 0) {
+                delayMs = 300 + random.nextInt(2500);
+                killedBeforeReady++;
+            } else {
+                server.awaitReady(ServerLauncher.READY_TIMEOUT);
+                delayMs = 200 + random.nextInt(2300);
+            }
+            pauseMs(delayMs); // the random moment of the kill: deliberate, not a synchronisation
+            long appended = appendedSoFar(server);
+            server.kill();
+            if (appended > 0) {
+                killedWhileAppending++;
+                appendedByKilledRuns += appended;
+            }
+        }
+        int rounds = producer.stop();
+        SampleTally tally = scenario.verify(rounds, "cycles=" + cycles + " seed=" + seed + " round-interval="
+                + E2eEnvironment.roundIntervalMs() + "ms killed-while-starting="
+                + killedBeforeReady + " killed-while-appending=" + killedWhileAppending + " appended-by-killed-runs="
+                + appendedByKilledRuns + " duration=" + (System.nanoTime() - t0) / 1_000_000_000 + "s");
+
+        assertThat(rounds).as("rounds produced").isGreaterThan(cycles);
+        assertThat(killedWhileAppending).as("runs killed in the middle of ingesting").isGreaterThan(cycles / 4);
+        assertThat(tally.isExact()).as(tally.summary()).isTrue();
+    }
+
+    /** Samples the run appended, or 0 if it does not answer (still starting). */
+    private static long appendedSoFar(ServerProcess server) {
+        try {
+            double v = server.metric("sluice_samples_appended_total", "");
+            return Double.isNaN(v) ? 0 : (long) v;
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    private static void pauseMs(long ms) {
+        LockSupport.parkNanos(ms * 1_000_000);
+    }
+}
