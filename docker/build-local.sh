@@ -214,7 +214,8 @@ smoke_test() {
     || fail "docker/compose.yaml or docker/prometheus.yml is not valid"
 
   step "smoke: Kafka broker on the host (sluice broker, topic $topic with 2 partitions)"
-  "$root/sluice" broker --topic "$topic:2" > "$work/broker.log" 2>&1 &
+  : > "$work/broker.log" # exists before the first poll reads it
+  "$root/sluice" broker --topic "$topic:2" >> "$work/broker.log" 2>&1 &
   broker_pid=$!
   await 240 "broker serves" broker_ready || fail "the broker did not serve within 240 s"
   local bootstrap
@@ -276,6 +277,17 @@ smoke_test() {
   grep -Eq "^ +$topic/[01] +[0-9]+" <<<"$inspect" && grep -q 'corruption: none' <<<"$inspect" \
     || fail "the WALs on the volume hold no offset watermark of $topic: $inspect"
   step "  the WALs on the volume are intact and hold the offset watermarks of $topic"
+
+  step "smoke: podman start again: the WALs on the volume replay"
+  podman start "$container" > "$work/start.log" 2>&1 || fail "podman start failed: $(tail -n 3 "$work/start.log")"
+  await 180 "/-/ready answers 200 after the restart" ready || fail "not ready within 180 s after the restart"
+  local replayed active
+  replayed="$(metric sluice_replay_samples_total)"
+  active="$(metric sluice_series_active)"
+  [ "$replayed" = "$samples" ] && [ "$active" = "$series" ] \
+    || fail "after the restart: replayed $replayed of $samples samples, $active of $series series"
+  step "  replayed all $samples samples of $series series from the volume"
+  podman stop -t 60 "$container" > "$work/stop.log" 2>&1 || fail "podman stop failed: $(tail -n 3 "$work/stop.log")"
 }
 
 # Samples queryable through the HTTP API, once the query API is in the build (/api/v1/series).
