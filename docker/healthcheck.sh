@@ -8,6 +8,6 @@ exec 3<>"/dev/tcp/127.0.0.1/${port}" || exit 1
 printf 'GET /-/ready HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n' >&3
 IFS= read -r -t 5 status <&3 || exit 1
 case "$status" in
-  "HTTP/1.1 200 "*) exit 0 ;;
+  "HTTP/1."?" 200 "*) exit 0 ;;
   *) echo "not ready: ${status%$'\r'}"; exit 1 ;;
 esac
