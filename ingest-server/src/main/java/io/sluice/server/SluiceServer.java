@@ -11,6 +11,7 @@ import io.sluice.server.http.MetricsRoute;
 import io.sluice.server.http.Router;
 import io.sluice.server.metrics.HeadMetrics;
 import io.sluice.server.metrics.ProcessMetrics;
+import io.sluice.server.query.QueryApi;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import org.slf4j.Logger;
@@ -61,6 +62,7 @@ public final class SluiceServer implements AutoCloseable {
         Router router = new Router();
         MetricsRoute.addTo(router, metrics.registry());
         HealthRoutes.addTo(router, () -> self[0] == null ? "starting" : self[0].notReadyReason());
+        QueryApi.addTo(router, head, config.query(), metrics.registry(), System::currentTimeMillis);
         HttpServer http;
         try {
             http = HttpServer.start(config.httpHost(), config.httpPort(), router);

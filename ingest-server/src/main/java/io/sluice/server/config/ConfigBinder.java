@@ -5,6 +5,7 @@ import io.sluice.core.labels.CanonicalLabels;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.format.PayloadFormat;
+import io.sluice.server.query.QueryOptions;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.EnumMap;
@@ -49,8 +50,12 @@ final class ConfigBinder {
                 (int) bytes(ConfigKey.LIMITS_LABEL_NAME_BYTES, 1, CanonicalLabels.MAX_NAME_BYTES),
                 (int) bytes(ConfigKey.LIMITS_LABEL_VALUE_BYTES, 1, CanonicalLabels.MAX_VALUE_BYTES),
                 bool(ConfigKey.LIMITS_REQUIRE_METRIC_NAME));
+        QueryOptions query = new QueryOptions(
+                integer(ConfigKey.QUERY_MAX_SERIES, 1, Integer.MAX_VALUE, 0),
+                integer(ConfigKey.QUERY_MAX_SAMPLES, 1, Integer.MAX_VALUE, 0),
+                durationMs(ConfigKey.QUERY_LOOKBACK_DELTA, 1, 30L * 86_400_000));
         return new SluiceConfig(dataDir, host(), integer(ConfigKey.HTTP_PORT, 0, 65_535, 0), head, kafka(),
-                decoderLimits, labelLimits);
+                decoderLimits, labelLimits, query);
     }
 
     private KafkaSettings kafka() throws ConfigException {

@@ -48,7 +48,13 @@ public enum ConfigKey {
     LIMITS_LABELS_PER_SERIES("limits.labels-per-series", "128", "Labels with non-empty values per series (1..256)."),
     LIMITS_LABEL_NAME_BYTES("limits.label-name-bytes", "1KiB", "UTF-8 bytes of a label name (1..65535)."),
     LIMITS_LABEL_VALUE_BYTES("limits.label-value-bytes", "16KiB", "UTF-8 bytes of a label value (1..65535)."),
-    LIMITS_REQUIRE_METRIC_NAME("limits.require-metric-name", "true", "Reject series without a `__name__` label.");
+    LIMITS_REQUIRE_METRIC_NAME("limits.require-metric-name", "true", "Reject series without a `__name__` label."),
+    QUERY_MAX_SERIES("query.max-series", "100000",
+            "Series one query (query, query_range, series, export, remote-read) may return; more answer 422."),
+    QUERY_MAX_SAMPLES("query.max-samples", "50000000",
+            "Samples (points) one query may return; more answer 422 (an export past its first 64KiB is cut off)."),
+    QUERY_LOOKBACK_DELTA("query.lookback-delta", "5m",
+            "How far back an instant selection looks for a series' latest sample (Prometheus' lookback delta).");
 
     private final String key;
     /** The default as text, parsed like any other value; "" = unset (optional); null = required. */

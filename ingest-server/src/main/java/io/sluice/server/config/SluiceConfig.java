@@ -3,6 +3,7 @@ package io.sluice.server.config;
 import io.sluice.core.head.HeadOptions;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.server.format.DecoderLimits;
+import io.sluice.server.query.QueryOptions;
 import java.nio.file.Path;
 
 /**
@@ -12,7 +13,8 @@ import java.nio.file.Path;
  * @param head          shards, WAL and queue settings; its data directory is {@code data.dir}
  * @param decoderLimits record size limits ({@code limits.record-bytes}, {@code limits.uncompressed-bytes})
  * @param labelLimits   label limits ({@code limits.labels-per-series}, ...)
+ * @param query         query API limits ({@code query.max-series}, {@code query.max-samples}, {@code query.lookback-delta})
  */
 public record SluiceConfig(Path dataDir, String httpHost, int httpPort, HeadOptions head, KafkaSettings kafka,
-                           DecoderLimits decoderLimits, LabelLimits labelLimits) {
+                           DecoderLimits decoderLimits, LabelLimits labelLimits, QueryOptions query) {
 }

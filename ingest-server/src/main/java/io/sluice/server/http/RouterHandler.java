@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Dispatches each aggregated request to its route: 404 for an unknown path, 405 (with Allow) for a
  * known path and another method, 400 for a request Netty could not parse, 500 when a route throws
- * (logged with its stack trace: a route that throws is a bug). Shared by all connections.
+ * (logged with its stack trace: a route that throws is a bug). A {@link ReplyException} is the
+ * route's answer, not a failure. A streamed reply ({@link Reply#streamed}) is written by its
+ * {@link BodyWriter} on the worker thread through a {@link ChunkedBodyStream}. Shared by all connections.
  */
 @ChannelHandler.Sharable
 final class RouterHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
@@ -50,13 +52,21 @@ final class RouterHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         if (entry == null) {
             send(ctx, request, unrouted(path, request));
         } else if (!entry.blocking()) {
-            send(ctx, request, answer(entry.route(), request));
+            Reply reply = answer(entry.route(), request);
+            send(ctx, request, reply.isStreamed()
+                    ? internalError(request, new IllegalStateException("a streamed reply from a route on the event loop"))
+                    : reply);
         } else {
             FullHttpRequest retained = request.retain();
             try {
                 blockingExecutor.execute(() -> {
                     try {
-                        send(ctx, retained, answer(entry.route(), retained));
+                        Reply reply = answer(entry.route(), retained);
+                        if (reply.isStreamed()) {
+                            stream(ctx, retained, reply);
+                        } else {
+                            send(ctx, retained, reply);
+                        }
                     } finally {
                         retained.release();
                     }
@@ -81,10 +91,48 @@ final class RouterHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     private static Reply answer(Route route, FullHttpRequest request) {
         try {
-            return route.handle(request);
+            Reply reply = route.handle(request);
+            return reply != null ? reply : internalError(request, new IllegalStateException("the route returned no reply"));
+        } catch (ReplyException e) {
+            return e.reply();
         } catch (Exception | AssertionError e) {
-            LOG.error("{} {} failed", request.method(), request.uri(), e);
-            return Reply.text(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error: " + e);
+            return internalError(request, e);
+        }
+    }
+
+    private static Reply internalError(FullHttpRequest request, Throwable e) {
+        LOG.error("{} {} failed", request.method(), request.uri(), e);
+        return Reply.text(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error: " + e);
+    }
+
+    /**
+     * Runs a streamed reply's writer on this (worker) thread. Before the first chunk left, a failure
+     * still becomes a proper error reply; afterwards the connection is cut without the last chunk.
+     */
+    private static void stream(ChannelHandlerContext ctx, FullHttpRequest request, Reply reply) {
+        ChunkedBodyStream out = new ChunkedBodyStream(ctx, reply, HttpUtil.isKeepAlive(request));
+        Reply failure;
+        try {
+            reply.stream().writeTo(out);
+            out.finish();
+            return;
+        } catch (ReplyException e) {
+            failure = e.reply();
+            if (out.isCommitted()) {
+                LOG.warn("{} {}: stopped a streamed reply after its first chunk: {}", request.method(), request.uri(),
+                        e.getMessage());
+            }
+        } catch (java.io.IOException e) {
+            LOG.debug("{} {}: streaming stopped: {}", request.method(), request.uri(), e.toString());
+            out.abort();
+            return;
+        } catch (Exception | AssertionError e) {
+            failure = internalError(request, e);
+        }
+        if (out.isCommitted()) {
+            out.abort();
+        } else {
+            send(ctx, request, failure);
         }
     }
 

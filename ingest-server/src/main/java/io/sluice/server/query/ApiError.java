@@ -1,0 +1,41 @@
+package io.sluice.server.query;
+
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.sluice.server.http.Reply;
+import io.sluice.server.http.ReplyException;
+
+/**
+ * An error answered with Prometheus' error JSON,
+ * {@code {"status":"error","errorType":"bad_data","error":"..."}}: 400 {@code bad_data} for a bad
+ * parameter or an unsupported query, 422 {@code execution} for a query over a limit.
+ */
+final class ApiError extends ReplyException {
+    static final String JSON = "application/json";
+
+    private final String errorType;
+
+    private ApiError(HttpResponseStatus status, String errorType, String message) {
+        super(new Reply(status, JSON, body(errorType, message)), message);
+        this.errorType = errorType;
+    }
+
+    /** 400, {@code bad_data}. */
+    static ApiError badData(String message) {
+        return new ApiError(HttpResponseStatus.BAD_REQUEST, "bad_data", message);
+    }
+
+    /** 422, {@code execution}: the query is valid but too large to answer. */
+    static ApiError execution(String message) {
+        return new ApiError(HttpResponseStatus.UNPROCESSABLE_ENTITY, "execution", message);
+    }
+
+    String errorType() {
+        return errorType;
+    }
+
+    private static byte[] body(String errorType, String message) {
+        JsonBuffer json = new JsonBuffer(128 + message.length());
+        json.raw("{\"status\":\"error\",\"errorType\":").string(errorType).raw(",\"error\":").string(message).raw('}');
+        return json.toByteArray();
+    }
+}

@@ -1,0 +1,199 @@
+package io.sluice.server.query;
+
+import io.sluice.core.labels.LabelsView;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * A growable byte buffer with just the JSON writing the query API needs: strings escaped as Go's
+ * {@code encoding/json} escapes them (Prometheus' JSON library is configured compatible with it:
+ * {@code <}, {@code >}, {@code &}, U+2028 and U+2029 as {@code \\u} escapes), label sets straight
+ * from canonical label bytes, Prometheus timestamps and values. Reusable ({@link #reset}); one per
+ * request thread.
+ */
+final class JsonBuffer {
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private byte[] bytes;
+    private int length;
+
+    JsonBuffer(int initialBytes) {
+        bytes = new byte[initialBytes];
+    }
+
+    void reset() {
+        length = 0;
+    }
+
+    int length() {
+        return length;
+    }
+
+    /** Drops what was written after {@code newLength} (a series that turned out to have no point). */
+    void truncate(int newLength) {
+        length = newLength;
+    }
+
+    byte[] toByteArray() {
+        return Arrays.copyOf(bytes, length);
+    }
+
+    void writeTo(OutputStream out) throws IOException {
+        out.write(bytes, 0, length);
+    }
+
+    JsonBuffer raw(char c) {
+        ensure(1);
+        bytes[length++] = (byte) c;
+        return this;
+    }
+
+    /** ASCII text without escaping (keys and punctuation written by us). */
+    JsonBuffer raw(String ascii) {
+        ensure(ascii.length());
+        for (int i = 0; i < ascii.length(); i++) {
+            bytes[length++] = (byte) ascii.charAt(i);
+        }
+        return this;
+    }
+
+    JsonBuffer string(String s) {
+        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+        return string(utf8, 0, utf8.length);
+    }
+
+    /** A JSON string of valid UTF-8 bytes. */
+    JsonBuffer string(byte[] utf8, int off, int len) {
+        ensure(len + 2);
+        bytes[length++] = '"';
+        int end = off + len;
+        for (int i = off; i < end; i++) {
+            int b = utf8[i] & 0xFF;
+            if (b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' && b != 0xE2) {
+                ensure(1);
+                bytes[length++] = (byte) b;
+            } else if (b == 0xE2 && i + 2 < end && (utf8[i + 1] & 0xFF) == 0x80
+                    && ((utf8[i + 2] & 0xFF) == 0xA8 || (utf8[i + 2] & 0xFF) == 0xA9)) {
+                unicodeEscape((utf8[i + 2] & 0xFF) == 0xA8 ? 0x2028 : 0x2029);
+                i += 2;
+            } else if (b == 0xE2) {
+                ensure(1);
+                bytes[length++] = (byte) b;
+            } else {
+                escape(b);
+            }
+        }
+        ensure(1);
+        bytes[length++] = '"';
+        return this;
+    }
+
+    private void escape(int b) {
+        switch (b) {
+            case '"' -> raw("\\\"");
+            case '\\' -> raw("\\\\");
+            case '\n' -> raw("\\n");
+            case '\r' -> raw("\\r");
+            case '\t' -> raw("\\t");
+            default -> unicodeEscape(b);
+        }
+    }
+
+    private void unicodeEscape(int c) {
+        ensure(6);
+        bytes[length++] = '\\';
+        bytes[length++] = 'u';
+        for (int shift = 12; shift >= 0; shift -= 4) {
+            bytes[length++] = HEX[(c >>> shift) & 0xF];
+        }
+    }
+
+    /** A label set as a JSON object, in canonical (name) order. */
+    JsonBuffer labels(LabelsView labels, byte[] array) {
+        raw('{');
+        labels.rewind();
+        boolean first = true;
+        while (labels.next()) {
+            if (!first) {
+                raw(',');
+            }
+            first = false;
+            string(array, labels.nameOffset(), labels.nameLength()).raw(':')
+                    .string(array, labels.valueOffset(), labels.valueLength());
+        }
+        labels.rewind();
+        return raw('}');
+    }
+
+    JsonBuffer number(long v) {
+        ensure(20);
+        if (v < 0) {
+            bytes[length++] = '-';
+            if (v == Long.MIN_VALUE) {
+                return raw("9223372036854775808");
+            }
+            v = -v;
+        }
+        int digits = 1;
+        for (long p = 10; digits < 19 && v >= p; p *= 10) {
+            digits++;
+        }
+        for (int i = length + digits - 1; i >= length; i--) {
+            bytes[i] = (byte) ('0' + v % 10);
+            v /= 10;
+        }
+        length += digits;
+        return this;
+    }
+
+    /**
+     * A value as Prometheus writes it ({@link PromFloat}); without quotes, so a caller decides:
+     * query results quote every value, export writes finite ones as JSON numbers.
+     */
+    JsonBuffer value(double v) {
+        if (PromFloat.isSpecial(v)) {
+            return raw(PromFloat.special(v));
+        }
+        if (PromFloat.isSmallInteger(v)) {
+            if (v == 0 && Double.doubleToRawLongBits(v) != 0) {
+                raw('-');
+            }
+            return number((long) v);
+        }
+        return raw(PromFloat.format(v));
+    }
+
+    /**
+     * Milliseconds as Prometheus' JSON writes a timestamp: seconds, then for a fraction exactly three
+     * digits ({@code 1.5} s is {@code 1.500}, {@code 2} s is {@code 2}).
+     */
+    JsonBuffer timestamp(long ms) {
+        if (ms < 0) {
+            raw('-');
+            if (ms == Long.MIN_VALUE) {
+                return raw("9223372036854775.808");
+            }
+            ms = -ms;
+        }
+        number(ms / 1000);
+        long fraction = ms % 1000;
+        if (fraction != 0) {
+            raw('.');
+            if (fraction < 100) {
+                raw('0');
+            }
+            if (fraction < 10) {
+                raw('0');
+            }
+            number(fraction);
+        }
+        return this;
+    }
+
+    private void ensure(int n) {
+        if (length + n > bytes.length) {
+            bytes = Arrays.copyOf(bytes, Math.max(length + n, bytes.length * 2));
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.sluice.server.query;
+
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.sluice.core.head.Head;
+import io.sluice.core.head.SeriesSnapshot;
+import io.sluice.core.index.Matcher;
+import io.sluice.core.labels.LabelsView;
+import io.sluice.server.http.Reply;
+import io.sluice.server.http.RequestParams;
+import io.sluice.server.http.Router;
+import java.util.Collection;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * {@code /api/v1/labels}, {@code /api/v1/label/{name}/values} and {@code /api/v1/series}, with
+ * Prometheus' JSON shape {@code {"status":"success","data":[...]}}.
+ *
+ * <p>Without {@code match[]}, labels and label values come from the shards' postings (every series
+ * in the head; {@code start}/{@code end} are then ignored, as the head has no per-label times). With
+ * {@code match[]} they come from the matching series that have a sample in [start, end]. Series
+ * answers list each matching series with a sample in range once, in label order.
+ */
+final class MetadataRoutes {
+    static final String LABELS_PATH = "/api/v1/labels";
+    static final String LABEL_VALUES_PATH = "/api/v1/label/{name}/values";
+    static final String SERIES_PATH = "/api/v1/series";
+
+    private final Head head;
+    private final QueryOptions options;
+    private final QueryMetrics metrics;
+
+    MetadataRoutes(Head head, QueryOptions options, QueryMetrics metrics) {
+        this.head = head;
+        this.options = options;
+        this.metrics = metrics;
+    }
+
+    Reply labels(FullHttpRequest request) throws ApiError {
+        RequestParams params = RequestParams.of(request);
+        List<Matcher[]> sets = QueryRequests.matchers(params, false);
+        int limit = QueryRequests.limit(params);
+        Collection<String> names = sets.isEmpty() ? head.labelNames() : fromSeries(params, sets, null);
+        return strings(names, limit);
+    }
+
+    Reply labelValues(FullHttpRequest request) throws ApiError {
+        RequestParams params = RequestParams.of(request);
+        String name = Router.pathSegment(params.path(), 4);
+        if (name == null || name.isEmpty()) {
+            throw ApiError.badData("invalid label name: \"\"");
+        }
+        List<Matcher[]> sets = QueryRequests.matchers(params, false);
+        int limit = QueryRequests.limit(params);
+        Collection<String> values = sets.isEmpty() ? head.labelValues(name) : fromSeries(params, sets, name);
+        return strings(values, limit);
+    }
+
+    Reply series(FullHttpRequest request) throws ApiError {
+        RequestParams params = RequestParams.of(request);
+        List<Matcher[]> sets = QueryRequests.matchers(params, true);
+        int limit = QueryRequests.limit(params);
+        SeriesUnion union = select(params, sets);
+        QueryBudget budget = new QueryBudget(options, metrics);
+        JsonBuffer json = new JsonBuffer(4096).raw("{\"status\":\"success\",\"data\":[");
+        int n = 0;
+        while ((limit == 0 || n < limit) && union.next()) {
+            SeriesSnapshot snapshot = union.snapshot();
+            if (snapshot.samples().next()) {
+                budget.addSeries();
+                json.raw(n++ == 0 ? "" : ",").labels(snapshot.labels(), snapshot.labelsArray());
+            }
+        }
+        return ok(json.raw("]}"));
+    }
+
+    /** Label names ({@code name} null) or the values of {@code name} over the selected series. */
+    private Collection<String> fromSeries(RequestParams params, List<Matcher[]> sets, String name) throws ApiError {
+        SeriesUnion union = select(params, sets);
+        QueryBudget budget = new QueryBudget(options, metrics);
+        TreeSet<String> found = new TreeSet<>();
+        while (union.next()) {
+            SeriesSnapshot snapshot = union.snapshot();
+            if (!snapshot.samples().next()) {
+                continue;
+            }
+            budget.addSeries();
+            LabelsView labels = snapshot.labels();
+            if (name == null) {
+                for (labels.rewind(); labels.next(); ) {
+                    found.add(labels.name());
+                }
+                labels.rewind();
+            } else {
+                String value = labels.get(name);
+                if (value != null) {
+                    found.add(value);
+                }
+            }
+        }
+        return found;
+    }
+
+    private SeriesUnion select(RequestParams params, List<Matcher[]> sets) throws ApiError {
+        long startMs = QueryRequests.time(params, "start", QueryRequests.MIN_TIME_MS);
+        long endMs = QueryRequests.time(params, "end", QueryRequests.MAX_TIME_MS);
+        QueryRequests.checkOrder(startMs, endMs);
+        return QueryRequests.select(head, sets, startMs, endMs);
+    }
+
+    private static Reply strings(Collection<String> values, int limit) {
+        JsonBuffer json = new JsonBuffer(4096).raw("{\"status\":\"success\",\"data\":[");
+        int n = 0;
+        for (String v : values) {
+            if (limit > 0 && n == limit) {
+                break;
+            }
+            json.raw(n++ == 0 ? "" : ",").string(v);
+        }
+        return ok(json.raw("]}"));
+    }
+
+    static Reply ok(JsonBuffer json) {
+        return new Reply(HttpResponseStatus.OK, ApiError.JSON, json.toByteArray());
+    }
+}

@@ -1,0 +1,76 @@
+package io.sluice.server.query;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.handler.codec.http.HttpMethod;
+import io.sluice.core.head.Head;
+import io.sluice.server.http.Reply;
+import io.sluice.server.http.Route;
+import io.sluice.server.http.Router;
+import java.util.function.LongSupplier;
+
+/**
+ * The Prometheus-compatible read side over the head: export, labels, label values, series, query,
+ * query_range and remote-read. Every route is blocking (runs on the HTTP worker threads, never the
+ * event loop): each reads the shards' series through {@link Head#query}, which takes a consistent
+ * snapshot of each series while ingestion runs. Each request is timed
+ * ({@code sluice_query_duration_seconds{endpoint}}); bad parameters count as
+ * {@code sluice_query_rejected_total{reason="bad_data"}}.
+ */
+public final class QueryApi {
+    private QueryApi() {
+    }
+
+    /**
+     * Adds the query routes to {@code router}.
+     *
+     * @param clockMs the time of an instant query without {@code time} (the wall clock in production)
+     */
+    public static Router addTo(Router router, Head head, QueryOptions options, MeterRegistry registry, LongSupplier clockMs) {
+        QueryMetrics metrics = new QueryMetrics(registry);
+        ExportRoute export = new ExportRoute(head, options, metrics);
+        MetadataRoutes metadata = new MetadataRoutes(head, options, metrics);
+        QueryRoutes query = new QueryRoutes(head, options, metrics, clockMs);
+        getAndPost(router, ExportRoute.PATH, timed(metrics, "export", export));
+        getAndPost(router, MetadataRoutes.LABELS_PATH, timed(metrics, "labels", metadata::labels));
+        getAndPost(router, MetadataRoutes.LABEL_VALUES_PATH, timed(metrics, "label_values", metadata::labelValues));
+        getAndPost(router, MetadataRoutes.SERIES_PATH, timed(metrics, "series", metadata::series));
+        getAndPost(router, QueryRoutes.QUERY_PATH, timed(metrics, "query", query::instant));
+        getAndPost(router, QueryRoutes.QUERY_RANGE_PATH, timed(metrics, "query_range", query::range));
+        return router;
+    }
+
+    private static void getAndPost(Router router, String path, Route route) {
+        router.blocking(HttpMethod.GET, path, route).blocking(HttpMethod.POST, path, route);
+    }
+
+    /** Times the request (a streamed one until its body is written) and counts 400s as bad_data. */
+    static Route timed(QueryMetrics metrics, String endpoint, Route route) {
+        return request -> {
+            long t0 = System.nanoTime();
+            Reply reply;
+            try {
+                reply = route.handle(request);
+            } catch (ApiError e) {
+                if (e.errorType().equals("bad_data")) {
+                    metrics.rejected(QueryMetrics.REASON_BAD_DATA);
+                }
+                metrics.record(endpoint, t0);
+                throw e;
+            } catch (Exception e) {
+                metrics.record(endpoint, t0);
+                throw e;
+            }
+            if (!reply.isStreamed()) {
+                metrics.record(endpoint, t0);
+                return reply;
+            }
+            return Reply.streamed(reply.contentType(), reply.headers(), out -> {
+                try {
+                    reply.stream().writeTo(out);
+                } finally {
+                    metrics.record(endpoint, t0);
+                }
+            });
+        };
+    }
+}
