@@ -289,10 +289,13 @@ smoke_test() {
   [ "$replayed" = "$samples" ] && [ "$active" = "$series" ] \
     || fail "after the restart: replayed $replayed of $samples samples, $active of $series series"
   step "  replayed all $samples samples of $series series from the volume"
+  check_query_api
   podman stop -t 60 "$container" > "$work/stop.log" 2>&1 || fail "podman stop failed: $(tail -n 3 "$work/stop.log")"
 }
 
-# Samples queryable through the HTTP API, once the query API is in the build (/api/v1/series).
+# Samples queryable through the HTTP API: /api/v1/series lists every series, /api/v1/export returns
+# every sample (JSON lines, one series a line). A build without the query API answers 404: then the
+# stored-samples counter above is all there is to check.
 check_query_api() {
   local code
   code="$(curl -s -o "$work/series.json" -w '%{http_code}' -G "$http/api/v1/series" \
@@ -306,6 +309,15 @@ check_query_api() {
   count="$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["data"]))' "$work/series.json")"
   [ "$count" = "$series" ] || fail "GET /api/v1/series returned $count series, expected $series"
   step "  GET /api/v1/series returns all $series series"
+  code="$(curl -s -o "$work/export.jsonl" -w '%{http_code}' -G "$http/api/v1/export" \
+    --data-urlencode 'match[]={__name__=~".+"}')"
+  [ "$code" = 200 ] || fail "GET /api/v1/export answered $code: $(head -c 300 "$work/export.jsonl")"
+  count="$(python3 -c '
+import json, sys
+lines = [json.loads(line) for line in open(sys.argv[1])]
+print(len(lines), sum(len(s["timestamps"]) for s in lines))' "$work/export.jsonl")"
+  [ "$count" = "$series $samples" ] || fail "GET /api/v1/export returned (series samples) $count, expected $series $samples"
+  step "  GET /api/v1/export returns all $samples samples of $series series"
 }
 
 # ------------------------------------------------------------------------------------------- main
