@@ -45,13 +45,23 @@ install_tools() {
   for tool in podman runc debootstrap; do
     command -v "$tool" >/dev/null || missing+=("$tool")
   done
-  python3 -c 'import yaml' 2>/dev/null || missing+=(python3-yaml)
+  find_python || missing+=(python3-yaml)
   [ ${#missing[@]} -eq 0 ] && { step "tools: podman, runc, debootstrap present"; return; }
   [ "$(id -u)" = 0 ] || fail "needs ${missing[*]}: run as root (apt-get install) or install them"
   step "tools: apt-get install ${missing[*]}"
   DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null || fail "apt-get update failed"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null \
     || fail "apt-get install ${missing[*]} failed"
+  find_python || fail "no python3 with the yaml module, even after installing python3-yaml"
+}
+
+# A python3 that has PyYAML (the compose check): the one on PATH, else Debian's, which python3-yaml serves.
+python=""
+find_python() {
+  for candidate in python3 /usr/bin/python3; do
+    if "$candidate" -c 'import yaml' 2>/dev/null; then python="$candidate"; return 0; fi
+  done
+  return 1
 }
 
 # podman here needs runc and explicit ulimits (shared/TOOLCHAIN.md).
@@ -212,7 +222,7 @@ smoke_test() {
   trap cleanup EXIT
 
   step "smoke: compose file and Prometheus configuration parse"
-  python3 "$root/docker/check-compose.py" "$root/docker/compose.yaml" "$root/docker/prometheus.yml" \
+  "$python" "$root/docker/check-compose.py" "$root/docker/compose.yaml" "$root/docker/prometheus.yml" \
     || fail "docker/compose.yaml or docker/prometheus.yml is not valid"
 
   step "smoke: Kafka broker on the host (sluice broker, topic $topic with 2 partitions)"
@@ -306,13 +316,13 @@ check_query_api() {
   fi
   [ "$code" = 200 ] || fail "GET /api/v1/series answered $code: $(head -c 300 "$work/series.json")"
   local count
-  count="$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["data"]))' "$work/series.json")"
+  count="$("$python" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["data"]))' "$work/series.json")"
   [ "$count" = "$series" ] || fail "GET /api/v1/series returned $count series, expected $series"
   step "  GET /api/v1/series returns all $series series"
   code="$(curl -s -o "$work/export.jsonl" -w '%{http_code}' -G "$http/api/v1/export" \
     --data-urlencode 'match[]={__name__=~".+"}')"
   [ "$code" = 200 ] || fail "GET /api/v1/export answered $code: $(head -c 300 "$work/export.jsonl")"
-  count="$(python3 -c '
+  count="$("$python" -c '
 import json, sys
 lines = [json.loads(line) for line in open(sys.argv[1])]
 print(len(lines), sum(len(s["timestamps"]) for s in lines))' "$work/export.jsonl")"
@@ -321,6 +331,8 @@ print(len(lines), sum(len(s["timestamps"]) for s in lines))' "$work/export.jsonl
 }
 
 # ------------------------------------------------------------------------------------------- main
+"$jdk/bin/java" -version 2>&1 | grep -q 'version "25' && [ -x "$jdk/bin/jlink" ] \
+  || fail "no JDK 25 with jlink at $jdk (set SLUICE_JDK)"
 install_tools
 configure_podman
 base_image
