@@ -6,6 +6,7 @@ import io.sluice.core.labels.LabelsView;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * A reader's private copy of one series: its canonical labels and the bytes of its chunks that
@@ -86,6 +87,87 @@ public final class SeriesSnapshot {
 
     public int chunkCount() {
         return chunkCount;
+    }
+
+    /**
+     * Chunk {@code index} (0 .. {@link #chunkCount()} - 1, in time order) exactly as Prometheus'
+     * {@code XORChunk.Bytes()} returns it — the sample count in the header, the bit stream up to the
+     * last sample, the bits after it zero — with its first and last timestamps: what remote-read's
+     * {@code STREAMED_XOR_CHUNKS} sends. Whole chunks: samples outside the snapshot's range stay in.
+     * The open chunk is cut at the sample count its writer had published, so bytes of a sample being
+     * appended meanwhile never leak in. Decodes the chunk once (for its bit length and times).
+     *
+     * @throws IllegalStateException if the chunk does not decode (a broken invariant: we wrote it)
+     */
+    public ExactChunk exactChunk(int index, ExactChunk into) {
+        Objects.checkIndex(index, chunkCount);
+        int off = chunkOffsets[index];
+        int n = chunkSamples[index] >= 0 ? chunkSamples[index] : XorChunkDescriptor.headerNumSamples(chunkSegment, off);
+        XorIterator it = into.iterator.reset(chunkSegment, off, chunkLengths[index], n);
+        long first = 0;
+        long last = 0;
+        while (it.next()) {
+            if (it.numRead() == 1) {
+                first = it.timestampMs();
+            }
+            last = it.timestampMs();
+        }
+        if (it.hasError() || it.numRead() != n) {
+            throw new IllegalStateException("chunk " + index + " of series " + seriesId + " does not decode: "
+                    + it.error() + " at bit " + it.errorBitPosition());
+        }
+        int length = (int) ((it.bitLength() + Byte.SIZE - 1) / Byte.SIZE);
+        into.set(chunkBytes, off, length, (int) (it.bitLength() % Byte.SIZE), n, first, last);
+        return into;
+    }
+
+    /** One chunk's exact bytes and time range ({@link #exactChunk}); reusable, its buffer grows. */
+    public static final class ExactChunk {
+        private final XorIterator iterator = new XorIterator();
+        private byte[] bytes = new byte[256];
+        private int length;
+        private int numSamples;
+        private long minTimeMs;
+        private long maxTimeMs;
+
+        void set(byte[] source, int off, int len, int bitsInLastByte, int n, long first, long last) {
+            if (len > bytes.length) {
+                bytes = new byte[Math.max(len, bytes.length * 2)];
+            }
+            System.arraycopy(source, off, bytes, 0, len);
+            bytes[XorChunkDescriptor.NUM_SAMPLES_OFFSET] = (byte) (n >>> 8);
+            bytes[XorChunkDescriptor.NUM_SAMPLES_OFFSET + 1] = (byte) n;
+            if (bitsInLastByte != 0) {
+                bytes[len - 1] &= (byte) (0xFF << (Byte.SIZE - bitsInLastByte));
+            }
+            length = len;
+            numSamples = n;
+            minTimeMs = first;
+            maxTimeMs = last;
+        }
+
+        /** The chunk is {@code bytes()[0, length())}. */
+        public byte[] bytes() {
+            return bytes;
+        }
+
+        public int length() {
+            return length;
+        }
+
+        public int numSamples() {
+            return numSamples;
+        }
+
+        /** Timestamp of the chunk's first sample. */
+        public long minTimeMs() {
+            return minTimeMs;
+        }
+
+        /** Timestamp of the chunk's last sample. */
+        public long maxTimeMs() {
+            return maxTimeMs;
+        }
     }
 
     /** The samples of this snapshot in the requested range; restarts on every call. */

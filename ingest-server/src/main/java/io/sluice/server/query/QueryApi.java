@@ -36,6 +36,8 @@ public final class QueryApi {
         getAndPost(router, MetadataRoutes.SERIES_PATH, timed(metrics, "series", metadata::series));
         getAndPost(router, QueryRoutes.QUERY_PATH, timed(metrics, "query", query::instant));
         getAndPost(router, QueryRoutes.QUERY_RANGE_PATH, timed(metrics, "query_range", query::range));
+        router.blocking(HttpMethod.POST, RemoteReadRoute.PATH,
+                timed(metrics, "read", new RemoteReadRoute(head, options, metrics)));
         return router;
     }
 
