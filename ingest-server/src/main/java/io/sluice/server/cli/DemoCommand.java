@@ -172,7 +172,8 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private static void deleteRecursively(Path dir) {
+    /** Deletes {@code dir} and everything in it; a failure is logged, not thrown (also used by {@code broker}). */
+    static void deleteRecursively(Path dir) {
         try (Stream<Path> paths = Files.walk(dir)) {
             paths.sorted(Comparator.reverseOrder()).forEach(p -> {
                 try {
