@@ -53,6 +53,7 @@ final class LagSampler implements AutoCloseable {
                     appended, lag, rate, head.seriesCount(), ProcessProbe.heapUsedBytes(), accounting.totalBytes(),
                     ProcessProbe.rssBytes()));
             out.newLine();
+            out.flush(); // once a second: the CSV can be watched (tail -f) during a long run
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
