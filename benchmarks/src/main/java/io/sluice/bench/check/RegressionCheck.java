@@ -51,9 +51,9 @@ public final class RegressionCheck {
             StringBuilder sb = new StringBuilder();
             sb.append(String.format(Locale.ROOT, "%d benchmark figure(s) compared, threshold %.0f %%: %d regression(s)%n",
                     findings.size(), thresholdPercent, regressions().size()));
-            for (Finding f : findings) {
-                sb.append(f.line()).append('\n');
-            }
+            // regressions first: the lines someone reading a CI log is looking for
+            regressions().forEach(f -> sb.append(f.line()).append('\n'));
+            findings.stream().filter(f -> !f.isRegression()).forEach(f -> sb.append(f.line()).append('\n'));
             onlyInBaseline.forEach(k -> sb.append("missing    ").append(k).append(" (in the baseline, not in this run)\n"));
             onlyInCurrent.forEach(k -> sb.append("new        ").append(k).append(" (not in the baseline)\n"));
             return sb.toString();

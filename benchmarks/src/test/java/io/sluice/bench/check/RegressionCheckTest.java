@@ -52,6 +52,7 @@ class RegressionCheckTest {
         String text = report.text();
         assertThat(text).startsWith("7 benchmark figure(s) compared, threshold 15 %: 3 regression(s)");
         assertThat(text).contains("(+20.0 %)").contains("(-20.0 %)").contains("missing    gone.Old.bench").contains("new        query.New.bench");
+        assertThat(text.lines().skip(1).limit(3)).allMatch(l -> l.startsWith("REGRESSION"));
         assertThat(text.lines().filter(l -> l.startsWith("REGRESSION"))).hasSize(3);
     }
 
