@@ -58,7 +58,8 @@ record E2eReport(String preset, String date, String loadAverage, int cores, bool
                         + "bytes/sample: chunks %.2f, WAL %.2f%n"
                         + "%s, load average %s, %d cores, broker %s",
                 preset, activeSeries, seriesCreated, seriesInHead, producedSamples, appendedSamples,
-                drain.text("drain"), sustain.text("sustain"), targetRate, holds ? "HOLDS" : "does NOT hold",
+                drain.text("drain"), sustain.text("sustain"), targetRate,
+                sustain.samples() == 0 ? "no sustained phase" : holds ? "HOLDS" : "does NOT hold",
                 peakRssBytes >> 20, heapUsedBytes >> 20, offheapBytes >> 20, gcPauses, gcPauseP99Ms, gcPauseMaxMs,
                 chunkBytesPerSample, walBytesPerSample, date, loadAverage, cores, embeddedBroker ? "embedded (same JVM)" : "external");
     }
