@@ -2,7 +2,9 @@ package io.sluice.core.head;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.management.ThreadMXBean;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,6 +75,40 @@ class ShardDurableLatencyTest {
             assertThat(reported).hasSize(200);
             assertThat(reported.getFirst()).isEqualTo(1_000 - 1);
             assertThat(reported.getLast()).isEqualTo(1_000 - 200);
+        }
+    }
+
+    @Test
+    void trackingAllocatesNothingPerBatchOnceWarm() throws IOException {
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+        try (ShardFixture f = new ShardFixture(dir)) {
+            f.open();
+            int stream = f.streams.idOf("m", 0);
+            byte[] labels = f.canonical("__name__", "up", "job", "a");
+            long[] reported = new long[2]; // count, sum: no boxing in the listener
+            f.shard.onBatchDurable(nanos -> {
+                reported[0]++;
+                reported[1] += nanos;
+            });
+            long offset = 0;
+            for (int round = 0; round < 2; round++) { // round 0 warms up and grows the tracker to 10 batches
+                long before = threads.getCurrentThreadAllocatedBytes();
+                for (int sync = 0; sync < 100; sync++) {
+                    for (int b = 0; b < 10; b++) {
+                        f.clockNs.addAndGet(1_000);
+                        submit(f, stream, offset++, labels);
+                        f.drain();
+                    }
+                    f.shard.sync();
+                }
+                long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+                if (round == 1) {
+                    System.out.printf("1,000 batches tracked, 100 syncs: %d bytes allocated%n", allocated);
+                    assertThat(allocated).as("bytes allocated over 1,000 batches and 100 syncs").isLessThan(16 * 1024);
+                }
+            }
+            assertThat(reported[0]).isEqualTo(2_000);
+            assertThat(reported[1]).isPositive();
         }
     }
 }
