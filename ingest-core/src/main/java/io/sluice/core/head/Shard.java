@@ -48,6 +48,7 @@ public final class Shard implements AutoCloseable {
     private final StreamRegistry streams;
     private final LongSupplier nanoClock;
     private final ShardStats stats = new ShardStats();
+    private final DurableLatency durableLatency = new DurableLatency();
     private final SeriesStore store;
     private final ShardIndex seriesIndex;
     private final BoundedQueue<ShardBatch> queue;
@@ -118,6 +119,7 @@ public final class Shard implements AutoCloseable {
 
     /** Hands a filled batch to the shard. Never fails for a batch from {@link #acquireBatch()}. */
     public void submit(ShardBatch batch) {
+        batch.queuedNanos = nanoClock.getAsLong(); // published to the shard thread by the queue
         if (batch.shard() != index || !queue.offer(batch)) {
             throw new IllegalStateException("batch of shard " + batch.shard() + " submitted to shard " + index
                     + " or submitted twice");
@@ -223,6 +225,7 @@ public final class Shard implements AutoCloseable {
             apply(batch);
             stats.add(ShardStats.Counter.APPLY_NANOS, nanoClock.getAsLong() - startNs);
             stats.increment(ShardStats.Counter.BATCHES_APPLIED);
+            durableLatency.applied(batch.queuedNanos);
             pool.offer(batch);
             if (walErrorMessage != null) {
                 walErrorMessage = null;
@@ -252,6 +255,14 @@ public final class Shard implements AutoCloseable {
     /** Why ingestion is held, if it is (e.g. the disk is full); null when healthy. Any thread. */
     public String walError() {
         return walErrorMessage;
+    }
+
+    /**
+     * Reports each batch's time from {@link #submit} to the WAL sync that made it durable (null: stop).
+     * Any thread; applies from the next applied batch.
+     */
+    public void onBatchDurable(BatchLatencyListener listener) {
+        durableLatency.listener(listener);
     }
 
     /** Asks the shard thread to sync its WAL at its next {@link #doWork()}. Any thread. */
@@ -488,6 +499,7 @@ public final class Shard implements AutoCloseable {
 
     /** After a sync every written OFFSETS record is durable: publish the applied watermarks. */
     void publishDurable() {
+        durableLatency.durable(nanoClock.getAsLong()); // before the watermarks: whoever sees them sees the latencies
         long[] d = durable;
         if (d.length < applied.length) {
             d = Arrays.copyOf(d, applied.length);

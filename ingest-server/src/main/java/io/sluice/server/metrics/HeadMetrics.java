@@ -47,6 +47,7 @@ public final class HeadMetrics implements MeterBinder {
             bindWal(registry, shard, tags);
         }
         bindSummedCounters(registry);
+        BatchLatencyMetrics.bind(head, registry, BatchLatencyMetrics.DEFAULT_WINDOW);
         MemoryAccounting accounting = head.accounting();
         for (MemoryTag tag : MemoryTag.values()) {
             Gauge.builder("sluice.offheap", accounting, a -> a.bytes(tag)).strongReference(true)
