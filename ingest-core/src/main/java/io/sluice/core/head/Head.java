@@ -103,6 +103,48 @@ public final class Head implements AutoCloseable {
         return min;
     }
 
+    /**
+     * True if a shard found its persisted data damaged beyond what its WAL and checkpoints can
+     * rebuild and started empty (see {@link RestoreReport#discardedData()}): the Kafka layer must
+     * then consume each partition from {@code durableWatermark + 1} (the earliest offset when -1),
+     * even below the committed offset. Any thread, after {@link #start()}.
+     */
+    public boolean discardedData() {
+        for (Shard shard : shards) {
+            if (shard.restoreReport().discardedData()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Asks every shard to checkpoint at its next loop turn and waits until each did (or
+     * {@code timeoutMs} passed). Returns whether every shard wrote one. Any thread but a shard's.
+     */
+    public boolean checkpoint(long timeoutMs) throws InterruptedException {
+        long[] before = new long[shards.length];
+        for (int i = 0; i < shards.length; i++) {
+            before[i] = written(i);
+            shards[i].requestCheckpoint();
+        }
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        for (int i = 0; i < shards.length; i++) {
+            while (written(i) == before[i]) {
+                if (System.nanoTime() > deadline || runners[i] == null || !runners[i].isAlive()) {
+                    return false;
+                }
+                Thread.sleep(1); // a checkpoint takes milliseconds to seconds; no busy wait
+            }
+        }
+        return true;
+    }
+
+    private long written(int shard) {
+        ShardStats stats = shards[shard].stats();
+        return stats.get(ShardStats.Counter.CHECKPOINTS_WRITTEN) + stats.get(ShardStats.Counter.CHECKPOINT_FAILURES);
+    }
+
     /** Asks every shard to sync its WAL at its next loop turn (revocation, shutdown). Any thread. */
     public void requestSync() {
         for (Shard shard : shards) {
@@ -137,7 +179,7 @@ public final class Head implements AutoCloseable {
     public long seriesCount() {
         long n = 0;
         for (Shard shard : shards) {
-            n += shard.seriesCount();
+            n += shard.activeSeriesCount();
         }
         return n;
     }

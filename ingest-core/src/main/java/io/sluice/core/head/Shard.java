@@ -69,6 +69,10 @@ public final class Shard implements AutoCloseable {
     private int recordCapacity;
     private ShardBatch retryBatch;                 // a batch whose WAL write failed (disk full): retried
     private IOException lastWalError;
+    private ShardCheckpoints checkpoints;
+    private long lastCheckpointNs;
+    private byte[] evictLabels = new byte[1024];
+    private int evictedSeries;
 
     // Published to any thread.
     private volatile long[] durable = new long[0]; // elements written with release
@@ -76,6 +80,9 @@ public final class Shard implements AutoCloseable {
     private volatile String walErrorMessage;
     private volatile boolean syncRequested;
     private volatile Thread worker;                // unparked on submit, if set
+    private volatile boolean checkpointRequested;
+    private volatile RestoreReport restoreReport = RestoreReport.NONE;
+    private volatile int activeSeries;
 
     public Shard(int index, ShardOptions options, StreamRegistry streams, MemoryAccounting accounting, LongSupplier nanoClock) {
         this.index = index;
@@ -148,15 +155,81 @@ public final class Shard implements AutoCloseable {
 
     // ---------------------------------------------------------------- lifecycle (the shard thread)
 
-    /** Opens (and repairs) the WAL and replays it. Call once, on the shard thread, before {@link #doWork()}. */
+    /**
+     * Opens (and repairs) the WAL, loads the newest sound checkpoint and replays the WAL after it.
+     * Call once, on the shard thread, before {@link #doWork()}.
+     */
     public WalOpenReport start() throws IOException {
         wal = Wal.open(WalOptions.builder(options.walDirectory())
                 .segmentSizeBytes((int) options.walSegmentBytes())
                 .syncIntervalMs(options.walSyncIntervalMs())
                 .build());
-        new ShardReplay(this, wal, store, codecState, stats, streams).run();
+        checkpoints = new ShardCheckpoints(this, options, store, stats, streams);
+        RestoreReport report = checkpoints.restore(wal);
+        store.chunkSink(checkpoints::persist); // chunks cut during replay go to the chunk files too
+        new ShardReplay(this, wal, store, codecState, stats, streams).run(report.replayFrom());
+        restoreReport = report;
+        activeSeries = store.count() - evictedSeries;
+        lastCheckpointNs = nanoClock.getAsLong();
         replayed = true;
         return wal.openReport();
+    }
+
+    /** What {@link #start()} found on disk: the checkpoint loaded, damage, whether data was discarded. Any thread. */
+    public RestoreReport restoreReport() {
+        return restoreReport;
+    }
+
+    /**
+     * Checkpoints now: drops idle series, then persists the shard so that replay can start here
+     * (see {@link ShardCheckpoints}). Returns false if it could not (counted; the WAL is kept).
+     * Shard thread, between batches.
+     */
+    public boolean checkpoint() {
+        checkpointRequested = false;
+        lastCheckpointNs = nanoClock.getAsLong();
+        evictIdleSeries();
+        return checkpoints.write(wal);
+    }
+
+    /** Asks the shard thread to checkpoint at its next {@link #doWork()}. Any thread. */
+    public void requestCheckpoint() {
+        checkpointRequested = true;
+    }
+
+    /**
+     * Drops series whose last sample is more than {@code seriesIdleTimeoutMs} older than the shard's
+     * newest sample: chunks freed, registry and postings entries removed; the id stays taken.
+     */
+    private void evictIdleSeries() {
+        long timeout = options.seriesIdleTimeoutMs();
+        long newest = store.newestTimestampMs();
+        if (timeout == 0 || newest == Long.MIN_VALUE) {
+            return;
+        }
+        long cutoff = newest - timeout;
+        for (int id = 0; id < store.count(); id++) {
+            long maxTime = store.maxTime(id);
+            if (maxTime != SeriesDescriptor.NO_SAMPLES && maxTime < cutoff && !store.isEvicted(id)) {
+                int length = store.labelsLength(id);
+                if (length > evictLabels.length) {
+                    evictLabels = new byte[Math.max(length, evictLabels.length * 2)];
+                }
+                store.copyLabels(id, evictLabels);
+                registry.remove(store.hash(id), id);
+                seriesIndex.remove(id, evictLabels, 0, length);
+                store.evict(id);
+                evictedSeries++;
+                stats.increment(ShardStats.Counter.SERIES_EVICTED);
+            }
+        }
+        activeSeries = store.count() - evictedSeries;
+    }
+
+    /** Restore: takes the id of a series evicted before the checkpoint (ids are dense, never reused). */
+    void createEvictedPlaceholder() {
+        store.createEvicted();
+        evictedSeries++;
     }
 
     /** True once {@link #start()} finished replaying the WAL. Any thread. */
@@ -191,11 +264,16 @@ public final class Shard implements AutoCloseable {
                 }
                 work++;
             }
+            long nowNs = nanoClock.getAsLong();
             if (syncRequested) {
                 syncRequested = false;
                 sync();
-            } else if (wal.maybeSync(nanoClock.getAsLong())) {
+            } else if (wal.maybeSync(nowNs)) {
                 publishDurable();
+            }
+            if (checkpointRequested || (options.checkpointIntervalMs() > 0 && retryBatch == null
+                    && nowNs - lastCheckpointNs >= options.checkpointIntervalMs() * 1_000_000L)) {
+                checkpoint();
             }
         } catch (IOException e) {
             recordWalError(e);
@@ -243,14 +321,21 @@ public final class Shard implements AutoCloseable {
         publishDurable();
     }
 
+    /** Checkpoints (if the shard started), syncs and closes the WAL and the chunk file, frees memory. Shard thread. */
     @Override
     public void close() throws IOException {
         try {
             if (wal != null) {
+                if (replayed && retryBatch == null) {
+                    checkpoint();
+                }
                 sync();
                 wal.close();
             }
         } finally {
+            if (checkpoints != null) {
+                checkpoints.close();
+            }
             store.close();
         }
     }
@@ -321,6 +406,9 @@ public final class Shard implements AutoCloseable {
         registry.insert(hash, id);
         seriesIndex.add(id, labels, offset, length);
         stats.increment(ShardStats.Counter.SERIES_CREATED);
+        if (replayed) {
+            activeSeries++;
+        }
         return id;
     }
 
@@ -431,7 +519,13 @@ public final class Shard implements AutoCloseable {
         touchedCount = 0;
     }
 
-    private long appliedOffset(int streamId) {
+    /** Streams this shard has a slot for (ids 0..n-1). Shard thread. */
+    int knownStreams() {
+        return applied.length;
+    }
+
+    /** The highest offset of {@code streamId} this shard applied, -1 if none. Shard thread. */
+    long appliedOffset(int streamId) {
         return streamId < applied.length ? applied[streamId] : -1;
     }
 
@@ -475,9 +569,14 @@ public final class Shard implements AutoCloseable {
         return streamId < d.length ? (long) LONGS.getAcquire(d, streamId) : -1L;
     }
 
-    /** Series ids 0..seriesCount()-1 exist. Any thread. */
+    /** Series ids 0..seriesCount()-1 exist (evicted ones included, without samples). Any thread. */
     public int seriesCount() {
         return store.count();
+    }
+
+    /** Series held in memory: created and not evicted. Any thread. */
+    public int activeSeriesCount() {
+        return replayed ? activeSeries : store.count();
     }
 
     /** Copies series {@code id} (labels and the chunks overlapping the range) into {@code into}. Any thread. */

@@ -39,6 +39,23 @@ public final class ShardIndex {
         postings.add(seriesId, nameIds, valueIds, n);
     }
 
+    /** Removes an (evicted) series indexed with these canonical labels. Shard thread. */
+    void remove(int seriesId, byte[] labels, int offset, int length) {
+        view.wrap(labels, offset, length);
+        int n = view.count();
+        if (n > nameIds.length) {
+            nameIds = new int[n];
+            valueIds = new int[n];
+        }
+        int i = 0;
+        while (view.next()) {
+            nameIds[i] = symbols.find(labels, offset + view.nameOffset(), view.nameLength());
+            valueIds[i] = symbols.find(labels, offset + view.valueOffset(), view.valueLength());
+            i++;
+        }
+        postings.remove(seriesId, nameIds, valueIds, n);
+    }
+
     /** Ids of the series matching every matcher (Prometheus semantics). Any thread. */
     public RoaringBitmap select(Matcher... matchers) {
         return selector.select(matchers);
