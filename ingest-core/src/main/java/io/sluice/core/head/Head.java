@@ -35,8 +35,15 @@ public final class Head implements AutoCloseable {
         }
     }
 
-    /** Starts every shard's thread; they replay their WALs in parallel. Returns when all are replayed. */
+    /**
+     * Starts every shard's thread; they load their checkpoints and replay their WALs in parallel.
+     * Returns when all are replayed. If the data directory holds shards of another count, their data
+     * is first moved to this count ({@link Reshard}, on the calling thread).
+     */
     public void start() throws IOException {
+        if (Reshard.needed(options)) {
+            Reshard.run(options, streams, accounting);
+        }
         CountDownLatch started = new CountDownLatch(shards.length);
         for (int i = 0; i < shards.length; i++) {
             runners[i] = new ShardRunner(shards[i], started);

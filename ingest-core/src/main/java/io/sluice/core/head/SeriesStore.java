@@ -140,7 +140,7 @@ final class SeriesStore implements AutoCloseable {
         long b = base(id);
         s.asSlice(b, STRIDE).fill((byte) 0);
         s.set(INT, b + LABELS_LENGTH_OFFSET, length);
-        s.set(LONG, b + LABELS_REF_OFFSET, labels.add(labelBytes, offset, length));
+        s.set(LONG, b + LABELS_REF_OFFSET, length == 0 ? 0L : labels.add(labelBytes, offset, length)); // 0: an evicted id's placeholder
         s.set(LONG, b + HASH_OFFSET, hash);
         s.set(LONG, b + OPEN_CHUNK_OFFSET, ChunkHandle.NONE);
         s.set(LONG, b + CLOSED_LIST_OFFSET, ChunkHandle.NONE);
@@ -172,6 +172,9 @@ final class SeriesStore implements AutoCloseable {
         MemorySegment s = page(id);
         long b = base(id);
         int length = s.get(INT, b + LABELS_LENGTH_OFFSET);
+        if (length == 0) {
+            return 0; // a placeholder: no label bytes in the arena
+        }
         long ref = s.get(LONG, b + LABELS_REF_OFFSET);
         MemorySegment.copy(labels.page(ref), ValueLayout.JAVA_BYTE, LabelArena.offset(ref), target, 0, length);
         return length;

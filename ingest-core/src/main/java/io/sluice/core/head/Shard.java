@@ -321,6 +321,24 @@ public final class Shard implements AutoCloseable {
         publishDurable();
     }
 
+    /**
+     * Closes without a checkpoint, leaving on disk what a kill -9 right after a WAL sync leaves:
+     * used to read an old shard while resharding, and by tests of restarts. Shard thread.
+     */
+    void closeWithoutCheckpoint() throws IOException {
+        try {
+            if (wal != null) {
+                sync();
+                wal.close();
+            }
+        } finally {
+            if (checkpoints != null) {
+                checkpoints.close();
+            }
+            store.close();
+        }
+    }
+
     /** Checkpoints (if the shard started), syncs and closes the WAL and the chunk file, frees memory. Shard thread. */
     @Override
     public void close() throws IOException {
@@ -572,6 +590,11 @@ public final class Shard implements AutoCloseable {
     /** Series ids 0..seriesCount()-1 exist (evicted ones included, without samples). Any thread. */
     public int seriesCount() {
         return store.count();
+    }
+
+    /** The hash of series {@code id}'s labels. Any thread (ids below {@link #seriesCount()}). */
+    public long seriesHash(int id) {
+        return store.hash(id);
     }
 
     /** Series held in memory: created and not evicted. Any thread. */

@@ -159,7 +159,7 @@ final class ShardCheckpoints implements AutoCloseable {
         return lowest == Integer.MAX_VALUE ? chunkWriter.fileIndex() : lowest;
     }
 
-    private void writeStreams(CheckpointWriter out) {
+    private void writeStreams(CheckpointWriter out) throws IOException {
         out.beginBlock(CheckpointDescriptor.STREAMS);
         int known = shard.knownStreams();
         int n = 0;
@@ -179,6 +179,7 @@ final class ShardCheckpoints implements AutoCloseable {
                 out.putLong(applied);
             }
         }
+        out.endBlock();
     }
 
     /** Keeps the two newest checkpoints, the WAL from the older one, and the chunk files either references. */

@@ -32,9 +32,11 @@ import java.util.zip.CRC32C;
  * shard calls when it checkpoints: a checkpoint only references chunks written before its sync.
  * A crash loses unsynced entries, which nothing durable references.
  *
- * <p>Files are zero-filled when created (as the WAL's segments), so a later write into the
- * mapping never needs a new disk block: a full disk shows as an IOException from {@link #append}
- * (when it rolls), not as a SIGBUS.
+ * <p>A file is created at its full size but sparse, and mapped whole; the writer zero-fills it
+ * ahead of itself, {@value #ZERO_FILL_BYTES} bytes at a time, through the channel. So a write into
+ * the mapping never needs a new disk block (a full disk shows as an IOException from
+ * {@link #append}, not as a SIGBUS), and a shard with few chunks does not cost a whole file of
+ * writes.
  *
  * <p>Threads: the shard thread only.
  */
@@ -42,17 +44,20 @@ public final class ChunkFileWriter implements AutoCloseable {
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final int ZERO_FILL_BYTES = 1 << 20;
+    private static final int ZERO_FILL_BYTES = 256 << 10;
 
     private final Path directory;
     private final long fileBytes;
     private final byte[] scratch;
     private final CRC32C crc = new CRC32C();
+    private final ByteBuffer zeros = ByteBuffer.allocateDirect(ZERO_FILL_BYTES); // reused: filling allocates nothing
+    private FileChannel channel;             // of the current file, for filling ahead
     private Arena arena;
     private MemorySegment mapping;
     private int fileIndex;
     private long offset;
     private long syncedOffset;
+    private long filledOffset;               // bytes of the current file known to be allocated on disk
     private long bytesWritten;
     private long chunksWritten;
 
@@ -85,6 +90,9 @@ public final class ChunkFileWriter implements AutoCloseable {
         }
         if (offset + entryBytes > mapping.byteSize()) {
             roll();
+        }
+        if (offset + entryBytes > filledOffset) {
+            fillAhead();
         }
         byte[] s = scratch;
         INT.set(s, SERIES_ID_OFFSET, seriesId);
@@ -134,6 +142,16 @@ public final class ChunkFileWriter implements AutoCloseable {
         }
     }
 
+    /** Allocates the next stretch of the file on disk by writing zeros (an IOException if the disk is full). */
+    private void fillAhead() throws IOException {
+        long end = Math.min(mapping.byteSize(), Math.max(offset, filledOffset) + ZERO_FILL_BYTES);
+        zeros.clear().limit((int) (end - filledOffset));
+        while (zeros.hasRemaining()) {
+            channel.write(zeros, filledOffset + zeros.position());
+        }
+        filledOffset = end;
+    }
+
     private void roll() throws IOException {
         int next = fileIndex + 1;
         Path path = ChunkFileDescriptor.path(directory, next);
@@ -141,6 +159,7 @@ public final class ChunkFileWriter implements AutoCloseable {
         createFile(path, next);
         mapping.force();
         arena.close();
+        channel.close();
         open(next, FILE_HEADER_BYTES);
     }
 
@@ -150,32 +169,32 @@ public final class ChunkFileWriter implements AutoCloseable {
             createFile(path, index);
         }
         Arena a = Arena.ofShared();
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            long size = channel.size();
+        FileChannel c = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try {
+            long size = c.size();
             if (size < FILE_HEADER_BYTES || startOffset > size) {
                 throw new IOException("chunk file " + path + " has " + size + " bytes, cannot continue at " + startOffset);
             }
-            mapping = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, a);
+            mapping = c.map(FileChannel.MapMode.READ_WRITE, 0, size, a);
         } catch (IOException | RuntimeException e) {
             a.close();
+            c.close();
             throw e;
         }
         arena = a;
+        channel = c;
         fileIndex = index;
         offset = startOffset;
         syncedOffset = startOffset;
+        filledOffset = startOffset; // what follows may be a hole: fill before writing there
     }
 
-    /** Writes a zero-filled file of {@code fileBytes} with its header, forced, then moves it into place. */
+    /** Writes a (sparse) file of {@code fileBytes} with its header, forced, then moves it into place. */
     private void createFile(Path path, int index) throws IOException {
         Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
         try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE)) {
-            ByteBuffer zeros = ByteBuffer.allocateDirect(ZERO_FILL_BYTES);
-            for (long written = 0; written < fileBytes; ) {
-                zeros.clear().limit((int) Math.min(ZERO_FILL_BYTES, fileBytes - written));
-                written += channel.write(zeros, written);
-            }
+            channel.write(ByteBuffer.allocate(1), fileBytes - 1); // sets the size; the rest is a hole
             ByteBuffer header = ByteBuffer.allocate(FILE_HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
             header.putInt(ChunkFileDescriptor.MAGIC).put(ChunkFileDescriptor.VERSION).put((byte) 0).putShort((short) 0)
                     .putInt(index).putInt(0).flip();
@@ -195,6 +214,11 @@ public final class ChunkFileWriter implements AutoCloseable {
             sync();
             arena.close();
             arena = null;
+            try {
+                channel.close();
+            } catch (IOException e) {
+                // nothing to lose: the mapping was forced above
+            }
         }
     }
 }
