@@ -126,13 +126,15 @@ public final class Head implements AutoCloseable {
     }
 
     /**
-     * Asks every shard to checkpoint at its next loop turn and waits until each did (or
+     * Asks every shard to checkpoint at its next loop turn and waits until each tried (or
      * {@code timeoutMs} passed). Returns whether every shard wrote one. Any thread but a shard's.
      */
     public boolean checkpoint(long timeoutMs) throws InterruptedException {
         long[] before = new long[shards.length];
+        long failuresBefore = 0;
         for (int i = 0; i < shards.length; i++) {
             before[i] = written(i);
+            failuresBefore += shards[i].stats().get(ShardStats.Counter.CHECKPOINT_FAILURES);
             shards[i].requestCheckpoint();
         }
         long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
@@ -144,7 +146,11 @@ public final class Head implements AutoCloseable {
                 Thread.sleep(1); // a checkpoint takes milliseconds to seconds; no busy wait
             }
         }
-        return true;
+        long failures = 0;
+        for (Shard shard : shards) {
+            failures += shard.stats().get(ShardStats.Counter.CHECKPOINT_FAILURES);
+        }
+        return failures == failuresBefore;
     }
 
     private long written(int shard) {

@@ -281,7 +281,15 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
             OffsetAndMetadata c = committed.get(tp);
             long committedOffset = c == null ? -1 : c.offset();
             long start = Math.max(committedOffset, durable < 0 ? -1 : durable + 1);
-            if (start >= 0) {
+            boolean refill = head.discardedData();
+            if (refill) {
+                // A shard lost its persisted data (damage) and started empty: what it held must come again, even
+                // from below the committed offset; shards that still hold a record skip it by their watermarks.
+                start = durable + 1;
+            }
+            if (refill && start == 0) {
+                consumer.seekToBeginning(List.of(tp));
+            } else if (start >= 0) {
                 consumer.seek(tp, start);
             }
             PayloadFormat format = config.formatByTopic().get(tp.topic());
