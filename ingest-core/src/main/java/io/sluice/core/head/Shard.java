@@ -73,6 +73,7 @@ public final class Shard implements AutoCloseable {
     private long lastCheckpointNs;
     private byte[] evictLabels = new byte[1024];
     private int evictedSeries;
+    private boolean closed;
 
     // Published to any thread.
     private volatile long[] durable = new long[0]; // elements written with release
@@ -326,6 +327,10 @@ public final class Shard implements AutoCloseable {
      * used to read an old shard while resharding, and by tests of restarts. Shard thread.
      */
     void closeWithoutCheckpoint() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
         try {
             if (wal != null) {
                 sync();
@@ -342,6 +347,10 @@ public final class Shard implements AutoCloseable {
     /** Checkpoints (if the shard started), syncs and closes the WAL and the chunk file, frees memory. Shard thread. */
     @Override
     public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
         try {
             if (wal != null) {
                 if (replayed && retryBatch == null) {
