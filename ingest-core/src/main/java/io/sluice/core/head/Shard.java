@@ -204,7 +204,9 @@ public final class Shard implements AutoCloseable {
      */
     private void evictIdleSeries() {
         long timeout = options.seriesIdleTimeoutMs();
-        long newest = store.newestTimestampMs();
+        // Sample time, so replays and backfills do not drop everything; capped by the wall clock, so one
+        // sample from the far future cannot make every other series look idle.
+        long newest = Math.min(store.newestTimestampMs(), System.currentTimeMillis());
         if (timeout == 0 || newest == Long.MIN_VALUE) {
             return;
         }

@@ -195,7 +195,9 @@ final class ShardCheckpoints implements AutoCloseable {
                 Files.deleteIfExists(CheckpointDescriptor.path(shardDirectory, p));
             }
         }
-        wal.deleteSegmentsBefore(previousPosition >= 0 ? previousPosition : lastPosition);
+        if (previousPosition >= 0) {
+            wal.deleteSegmentsBefore(previousPosition); // with one checkpoint only, the whole WAL is its fallback
+        }
         int keepFrom = Math.min(Math.min(lastLowestFile, previousLowestFile), chunkWriter.fileIndex());
         for (int index : ChunkFileSet.list(chunksDirectory)) {
             if (index < keepFrom) {

@@ -280,6 +280,29 @@ class CheckpointTest {
     }
 
     @Test
+    void aDamagedOnlyCheckpointFallsBackToTheWholeWal() throws IOException {
+        Map<String, String> expected = reference(487);
+        try (ShardFixture f = new ShardFixture(dir)) {
+            Shard shard = f.open(options(dir));
+            PersistFeed feed = new PersistFeed(f, SERIES, SEED);
+            feed.deliver(f, shard, f.streams.idOf("metrics", 0), 0, 300);
+            assertThat(shard.checkpoint()).isTrue();
+            feed.deliver(f, shard, f.streams.idOf("metrics", 0), 300, 487);
+            shard.closeWithoutCheckpoint();
+            assertThat(shard.wal().firstPosition()).as("one checkpoint: the WAL is its fallback").isEqualTo(WalPosition.of(0, 32));
+            Path only = checkpoints().firstEntry().getValue();
+            flipByte(only, 100);
+
+            Shard restarted = f.open(options(dir));
+            assertThat(restarted.restoreReport().checkpointPosition()).isEqualTo(-1);
+            assertThat(restarted.restoreReport().discardedData()).isFalse();
+            assertThat(restarted.restoreReport().damage()).singleElement().asString().contains(only.toString()).contains("CRC32C");
+            assertThat(restarted.stats().get(Counter.REPLAYED_SAMPLES)).isEqualTo(487L * SERIES);
+            assertThat(PersistFeed.flat(PersistFeed.contents(restarted))).isEqualTo(expected);
+        }
+    }
+
+    @Test
     void restartWithoutAnyCheckpointReplaysTheWholeWal() throws IOException {
         Map<String, String> expected = reference(200);
         try (ShardFixture f = new ShardFixture(dir)) {
