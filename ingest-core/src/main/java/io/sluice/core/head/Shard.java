@@ -349,24 +349,10 @@ public final class Shard implements AutoCloseable {
     /** Checkpoints (if the shard started), syncs and closes the WAL and the chunk file, frees memory. Shard thread. */
     @Override
     public void close() throws IOException {
-        if (closed) {
-            return;
+        if (!closed && wal != null && replayed && retryBatch == null) {
+            checkpoint();
         }
-        closed = true;
-        try {
-            if (wal != null) {
-                if (replayed && retryBatch == null) {
-                    checkpoint();
-                }
-                sync();
-                wal.close();
-            }
-        } finally {
-            if (checkpoints != null) {
-                checkpoints.close();
-            }
-            store.close();
-        }
+        closeWithoutCheckpoint();
     }
 
     // ---------------------------------------------------------------- applying a batch

@@ -149,15 +149,10 @@ class CheckpointTest {
             TreeMap<Long, Path> kept = checkpoints();
             Path newest = kept.lastEntry().getValue();
             long size = Files.size(newest);
-            try (RandomAccessFile file = new RandomAccessFile(newest.toFile(), "rw")) {
-                if (damage.equals("truncated")) {
-                    file.setLength(size - 7);
-                } else {
-                    file.seek(size / 2);
-                    int b = file.read();
-                    file.seek(size / 2);
-                    file.write(b ^ 0x10);
-                }
+            if (damage.equals("truncated")) {
+                truncate(newest, size - 7);
+            } else {
+                flipByte(newest, size / 2);
             }
             Shard restarted = f.open(options(dir));
             RestoreReport report = restarted.restoreReport();
@@ -200,9 +195,7 @@ class CheckpointTest {
             ingestTwoCheckpointsAndATail(f);
             Path first = ChunkFileDescriptor.path(dir.resolve("chunks"), 0);
             if (damage.equals("truncated")) {
-                try (RandomAccessFile file = new RandomAccessFile(first.toFile(), "rw")) {
-                    file.setLength(20_000);
-                }
+                truncate(first, 20_000);
             } else {
                 for (int at = 1_000; at < 3_000; at += 500) {
                     flipByte(first, at);
@@ -233,6 +226,12 @@ class CheckpointTest {
             f.seek(ChunkFileDescriptor.offset(position) + ChunkFileDescriptor.LENGTH_OFFSET);
             boolean there = ChunkFileDescriptor.offset(position) + ChunkFileDescriptor.ENTRY_HEADER_BYTES < f.length() && f.read() != 0;
             return there ? position : ChunkFileDescriptor.ref(ChunkFileDescriptor.fileIndex(position) + 1, ChunkFileDescriptor.FILE_HEADER_BYTES);
+        }
+    }
+
+    private static void truncate(Path file, long length) throws IOException {
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+            f.setLength(length);
         }
     }
 
