@@ -302,6 +302,27 @@ class CheckpointTest {
     }
 
     @Test
+    void theShardCheckpointsByItselfWhenTheIntervalPassesAndOnRequest() throws IOException {
+        try (ShardFixture f = new ShardFixture(dir)) {
+            Shard shard = f.open(options(dir).withCheckpointIntervalMs(60_000));
+            PersistFeed feed = new PersistFeed(f, SERIES, SEED);
+            int stream = f.streams.idOf("metrics", 0);
+            feed.deliver(f, shard, stream, 0, 50);
+            assertThat(shard.stats().get(Counter.CHECKPOINTS_WRITTEN)).as("the interval has not passed").isZero();
+            f.clockNs.addAndGet(60_000_000_000L);
+            shard.doWork();
+            assertThat(shard.stats().get(Counter.CHECKPOINTS_WRITTEN)).isEqualTo(1);
+            shard.doWork();
+            assertThat(shard.stats().get(Counter.CHECKPOINTS_WRITTEN)).as("not again before the next interval").isEqualTo(1);
+            feed.deliver(f, shard, stream, 50, 60);
+            shard.requestCheckpoint(); // any thread
+            shard.doWork();
+            assertThat(shard.stats().get(Counter.CHECKPOINTS_WRITTEN)).isEqualTo(2);
+            assertThat(checkpoints()).hasSize(2);
+        }
+    }
+
+    @Test
     void restartWithoutAnyCheckpointReplaysTheWholeWal() throws IOException {
         Map<String, String> expected = reference(200);
         try (ShardFixture f = new ShardFixture(dir)) {
