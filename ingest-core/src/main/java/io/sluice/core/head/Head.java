@@ -61,6 +61,7 @@ public final class Head implements AutoCloseable {
                 throw new IOException("a shard failed to start: " + runner.failure().getMessage(), runner.failure());
             }
         }
+        setRefillTargets();
     }
 
     public HeadOptions options() {
@@ -111,18 +112,41 @@ public final class Head implements AutoCloseable {
     }
 
     /**
-     * True if a shard found its persisted data damaged beyond what its WAL and checkpoints can
-     * rebuild and started empty (see {@link RestoreReport#discardedData()}): the Kafka layer must
-     * then consume each partition from {@code durableWatermark + 1} (the earliest offset when -1),
-     * even below the committed offset. Any thread, after {@link #start()}.
+     * True while a shard that found its persisted data damaged beyond what its WAL and checkpoints
+     * can rebuild (it started empty, see {@link RestoreReport#discardedData()}) has not caught up
+     * again: the Kafka layer must then consume each partition from {@code durableWatermark + 1} (the
+     * earliest offset when that is 0), even below the committed offset. Survives restarts until the
+     * shard reaches what the other shards held. Any thread, after {@link #start()}.
      */
     public boolean discardedData() {
         for (Shard shard : shards) {
-            if (shard.restoreReport().discardedData()) {
+            if (shard.isRefilling()) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Tells each refilling shard what to reach: per stream, the highest durable watermark of the other
+     * shards (the committed offset, min over shards + 1, cannot be above it + 1). With one shard there
+     * is no such bound and the refill state stays (consuming from the shard's own watermark is always
+     * exactly-once for this instance).
+     */
+    private void setRefillTargets() {
+        for (int i = 0; i < shards.length; i++) {
+            if (!shards[i].isRefilling() || shards.length == 1) {
+                continue;
+            }
+            long[] target = new long[streams.size()];
+            java.util.Arrays.fill(target, -1L);
+            for (int j = 0; j < shards.length; j++) {
+                for (int s = 0; j != i && s < target.length; s++) {
+                    target[s] = Math.max(target[s], shards[j].durableWatermark(s));
+                }
+            }
+            shards[i].refillUntil(target);
+        }
     }
 
     /**
@@ -154,8 +178,7 @@ public final class Head implements AutoCloseable {
     }
 
     private long written(int shard) {
-        ShardStats stats = shards[shard].stats();
-        return stats.get(ShardStats.Counter.CHECKPOINTS_WRITTEN) + stats.get(ShardStats.Counter.CHECKPOINT_FAILURES);
+        return shards[shard].checkpointRounds();
     }
 
     /** Asks every shard to sync its WAL at its next loop turn (revocation, shutdown). Any thread. */

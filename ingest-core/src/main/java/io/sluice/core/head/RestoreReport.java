@@ -10,7 +10,8 @@ import java.util.List;
  * @param checkpointPosition WAL position of the loaded checkpoint, -1 if none was loaded
  * @param replayFrom         WAL position replay started from
  * @param damage             one line per damaged file (file and position)
- * @param discardedData      true if the shard started empty with its watermarks reset (see docs/format/checkpoint.md)
+ * @param discardedData      true if the shard discarded its persisted data (at this start, or at an earlier one and
+ *                           has not caught up since): Kafka must deliver again from its watermarks (docs/format/checkpoint.md)
  */
 public record RestoreReport(long checkpointPosition, long replayFrom, List<String> damage, boolean discardedData) {
     public static final RestoreReport NONE = new RestoreReport(-1, -1, List.of(), false);

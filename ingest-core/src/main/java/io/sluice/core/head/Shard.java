@@ -83,6 +83,9 @@ public final class Shard implements AutoCloseable {
     private volatile Thread worker;                // unparked on submit, if set
     private volatile boolean checkpointRequested;
     private volatile RestoreReport restoreReport = RestoreReport.NONE;
+    private volatile boolean refilling;            // see refillUntil
+    private volatile long[] refillTarget;          // per stream id; null: not known (yet)
+    private volatile long checkpointRounds;        // checkpoints attempted and finished (written or failed)
     private volatile int activeSeries;
 
     public Shard(int index, ShardOptions options, StreamRegistry streams, MemoryAccounting accounting, LongSupplier nanoClock) {
@@ -170,6 +173,7 @@ public final class Shard implements AutoCloseable {
         store.chunkSink(checkpoints::persist); // chunks cut during replay go to the chunk files too
         new ShardReplay(this, wal, store, codecState, stats, streams).run(report.replayFrom());
         restoreReport = report;
+        refilling = report.discardedData();
         activeSeries = store.count() - evictedSeries;
         lastCheckpointNs = nanoClock.getAsLong();
         replayed = true;
@@ -190,7 +194,51 @@ public final class Shard implements AutoCloseable {
         checkpointRequested = false;
         lastCheckpointNs = nanoClock.getAsLong();
         evictIdleSeries();
-        return checkpoints.write(wal);
+        boolean written = checkpoints.write(wal);
+        if (written && refilling && caughtUp(refillTarget)) {
+            try {
+                checkpoints.endRefill();
+                refilling = false;
+            } catch (IOException e) {
+                recordWalError(e); // the marker stays: the next checkpoint tries again
+            }
+        }
+        checkpointRounds = checkpointRounds + 1; // single writer
+        return written;
+    }
+
+    /** Checkpoints finished (written or failed), each counted once it is completely done. Any thread. */
+    public long checkpointRounds() {
+        return checkpointRounds;
+    }
+
+    /**
+     * True while this shard re-reads from Kafka what it discarded (damage): the Kafka layer must consume
+     * from the head's durable watermark, even below the committed offset. Survives restarts. Any thread.
+     */
+    public boolean isRefilling() {
+        return refilling;
+    }
+
+    /**
+     * Sets what a refilling shard must reach before the refill counts as done: per stream id, the
+     * highest watermark the other shards held when it started (what had been committed cannot be
+     * above it). Any thread; checked at each checkpoint.
+     */
+    public void refillUntil(long[] targetByStream) {
+        refillTarget = targetByStream.clone();
+    }
+
+    private boolean caughtUp(long[] target) {
+        if (target == null) {
+            return false;
+        }
+        for (int s = 0; s < target.length; s++) {
+            if (target[s] >= 0 && appliedOffset(s) < target[s]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Asks the shard thread to checkpoint at its next {@link #doWork()}. Any thread. */

@@ -6,6 +6,7 @@ import io.sluice.core.head.persist.CheckpointWriter;
 import io.sluice.core.head.persist.ChunkFileDescriptor;
 import io.sluice.core.head.persist.ChunkFileSet;
 import io.sluice.core.head.persist.ChunkFileWriter;
+import io.sluice.core.head.persist.PersistFiles;
 import io.sluice.wal.Wal;
 import io.sluice.wal.WalPosition;
 import java.io.IOException;
@@ -50,6 +51,7 @@ final class ShardCheckpoints implements AutoCloseable {
     private final Path shardDirectory;
     private final Path chunksDirectory;
     private final CheckpointSeriesCodec codec;
+    private final Path refillMarker;
     private ChunkFileWriter chunkWriter;
     private long lastPosition = -1;        // the newest checkpoint and the lowest chunk file it references
     private int lastLowestFile = Integer.MAX_VALUE;
@@ -65,6 +67,25 @@ final class ShardCheckpoints implements AutoCloseable {
         this.shardDirectory = options.shardDirectory();
         this.chunksDirectory = shardDirectory.resolve("chunks");
         this.codec = new CheckpointSeriesCodec(store);
+        this.refillMarker = shardDirectory.resolve(REFILL_MARKER);
+    }
+
+    /**
+     * The file that says "this shard discarded its data and Kafka is delivering it again": it outlives
+     * restarts until the shard has caught up ({@link #endRefill()}), so a restart midway still consumes
+     * from the shard's own watermark, not from the (higher) committed offset.
+     */
+    static final String REFILL_MARKER = "refill";
+
+    /** Whether a refill started by an earlier discard is still going on. */
+    boolean refilling() {
+        return Files.exists(refillMarker);
+    }
+
+    /** The shard caught up with what it had lost: the marker goes. */
+    void endRefill() throws IOException {
+        Files.deleteIfExists(refillMarker);
+        PersistFiles.syncDirectory(shardDirectory);
     }
 
     // ---------------------------------------------------------------- chunk files
@@ -247,11 +268,11 @@ final class ShardCheckpoints implements AutoCloseable {
             if (wal.writtenPosition() < loaded) {
                 wal.rollSegment(); // the WAL lost segments after the checkpoint: continue at its position, not before it
             }
-            return new RestoreReport(loaded, loaded, List.copyOf(damage), false);
+            return new RestoreReport(loaded, loaded, List.copyOf(damage), refilling());
         }
         chunkWriter = new ChunkFileWriter(chunksDirectory, options.chunkFileBytes(), nextChunkFileIndex(), 0);
         if (WalPosition.segment(wal.firstPosition()) == 0) {
-            return new RestoreReport(-1, wal.firstPosition(), List.copyOf(damage), false);
+            return new RestoreReport(-1, wal.firstPosition(), List.copyOf(damage), refilling());
         }
         return discard(wal, damage);
     }
@@ -260,6 +281,8 @@ final class ShardCheckpoints implements AutoCloseable {
     private RestoreReport discard(Wal wal, List<String> damage) throws IOException {
         long start = wal.rollSegment();
         wal.deleteSegmentsBefore(start);
+        Files.write(refillMarker, new byte[0]);
+        PersistFiles.syncDirectory(shardDirectory);
         stats.increment(ShardStats.Counter.DATA_DISCARDED);
         damage.add("shard " + shard.index() + ": no sound checkpoint and the WAL starts at " + WalPosition.toString(wal.firstPosition())
                 + ": persisted data discarded, its partitions are consumed again from the earliest offset");

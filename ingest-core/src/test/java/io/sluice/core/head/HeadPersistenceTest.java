@@ -17,8 +17,12 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A head restarted with another shard count moves every series to the shard its hash routes to: 4 → 2 → 3, every sample kept. */
-class ReshardTest {
+/**
+ * The head's persistence across restarts with real shard threads: a new shard count moves every
+ * series to the shard its hash routes to (4 → 2 → 3, every sample kept), and a shard that lost its
+ * data to damage is refilled from Kafka, across a restart, until it caught up.
+ */
+class HeadPersistenceTest {
     private static final int SERIES = 150;
     @TempDir
     Path dir;
@@ -94,6 +98,47 @@ class ReshardTest {
     private String[] shardDirectories() throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
             return files.map(p -> p.getFileName().toString()).sorted().toArray(String[]::new);
+        }
+    }
+
+    @Test
+    void aShardThatLostItsDataIsRefilledAcrossARestartUntilItCaughtUp() throws IOException, InterruptedException {
+        StreamRegistry streams = new StreamRegistry();
+        MemoryAccounting accounting = new MemoryAccounting();
+        int stream = streams.idOf("metrics", 0);
+        Map<String, String> expected;
+        try (Head head = open(2, streams, accounting)) {
+            produce(head, stream, 0, 300);
+            awaitDurable(head, stream, 299);
+            assertThat(head.checkpoint(30_000)).isTrue();
+            produce(head, stream, 300, 360);
+            awaitDurable(head, stream, 359);
+            expected = contents(head);
+        } // the close checkpoints again: two checkpoints, the WAL before the older one is gone
+        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(
+                dir.resolve("shard-0").resolve("chunks").resolve("00000000").toFile(), "rw")) {
+            file.setLength(10_000); // chunks both checkpoints refer to
+        }
+        try (Head head = open(2, streams, accounting)) {
+            assertThat(head.shard(0).restoreReport().discardedData()).isTrue();
+            assertThat(head.discardedData()).isTrue();
+            assertThat(head.durableWatermark(stream)).as("consume from the earliest offset").isEqualTo(-1);
+            assertThat(head.shard(0).activeSeriesCount()).isZero();
+            produce(head, stream, 0, 200); // Kafka delivers again; shard 1 skips what it holds
+            awaitDurable(head, stream, 199);
+            assertThat(head.checkpoint(30_000)).isTrue();
+            assertThat(head.discardedData()).as("not caught up yet").isTrue();
+            assertThat(head.shard(1).stats().get(io.sluice.core.head.ShardStats.Counter.SAMPLES_ALREADY_APPLIED)).isPositive();
+        }
+        try (Head head = open(2, streams, accounting)) {
+            assertThat(head.discardedData()).as("the refill survives a restart").isTrue();
+            assertThat(head.durableWatermark(stream)).as("so Kafka resumes from the refilling shard's watermark").isEqualTo(199);
+            produce(head, stream, 200, 360);
+            awaitDurable(head, stream, 359);
+            assertThat(head.checkpoint(30_000)).isTrue();
+            assertThat(head.discardedData()).as("caught up").isFalse();
+            assertThat(contents(head)).isEqualTo(expected);
+            assertThat(Files.exists(dir.resolve("shard-0").resolve("refill"))).isFalse();
         }
     }
 
