@@ -352,9 +352,20 @@ final class ShardCheckpoints implements AutoCloseable {
             }
             lastPosition = position;
             lastLowestFile = lowest;
-            chunkWriter = new ChunkFileWriter(chunksDirectory, options.chunkFileBytes(), ChunkFileDescriptor.fileIndex(chunkPosition),
-                    ChunkFileDescriptor.offset(chunkPosition));
+            chunkWriter = continueChunkFile(chunkPosition);
             return position;
+        }
+    }
+
+    /** A writer at the checkpoint's chunk position, or in a new file if that file cannot be continued (damaged past the position). */
+    private ChunkFileWriter continueChunkFile(long chunkPosition) throws IOException {
+        try {
+            return new ChunkFileWriter(chunksDirectory, options.chunkFileBytes(), ChunkFileDescriptor.fileIndex(chunkPosition),
+                    ChunkFileDescriptor.offset(chunkPosition));
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "shard " + shard.index() + ": cannot continue chunk file at "
+                    + ChunkFileDescriptor.toString(chunkPosition) + " (" + e.getMessage() + "); starting a new one");
+            return new ChunkFileWriter(chunksDirectory, options.chunkFileBytes(), nextChunkFileIndex(), 0);
         }
     }
 

@@ -279,6 +279,25 @@ class CheckpointTest {
     }
 
     @Test
+    void aChunkFileTruncatedAfterEveryReferencedChunkLosesNothing() throws IOException {
+        Map<String, String> expected = reference(487);
+        try (ShardFixture f = new ShardFixture(dir)) {
+            ingestTwoCheckpointsAndATail(f);
+            long resume = chunkPositionOf(checkpoints().lastEntry().getValue());
+            Path current = ChunkFileDescriptor.path(dir.resolve("chunks"), ChunkFileDescriptor.fileIndex(resume));
+            truncate(current, ChunkFileDescriptor.offset(resume)); // the file ends right after the last chunk referenced
+            Shard restarted = f.open(options(dir));
+            assertThat(restarted.restoreReport().damage()).isEmpty();
+            assertThat(PersistFeed.flat(PersistFeed.contents(restarted))).isEqualTo(expected);
+            new PersistFeed(f, SERIES, SEED).deliver(f, restarted, f.streams.idOf("metrics", 0), 487, 600);
+            restarted.close();
+            Shard again = f.open(options(dir));
+            assertThat(again.restoreReport().damage()).isEmpty();
+            assertThat(PersistFeed.flat(PersistFeed.contents(again))).isEqualTo(reference600());
+        }
+    }
+
+    @Test
     void aDamagedOnlyCheckpointFallsBackToTheWholeWal() throws IOException {
         Map<String, String> expected = reference(487);
         try (ShardFixture f = new ShardFixture(dir)) {
