@@ -89,10 +89,18 @@ class CheckpointTest {
         Map<String, String> expected = reference(487);
         try (ShardFixture f = new ShardFixture(dir)) {
             ingestTwoCheckpointsAndATail(f);
+            long tailRecords = 0;
+            try (io.sluice.wal.WalReader tail = io.sluice.wal.WalReader.open(dir.resolve("wal"), checkpoints().lastKey())) {
+                while (tail.next()) {
+                    tailRecords++;
+                }
+            }
             Shard restarted = f.open(options(dir));
             RestoreReport report = restarted.restoreReport();
             assertThat(report.checkpointPosition()).isEqualTo(checkpoints().lastKey());
             assertThat(report.damage()).isEmpty();
+            assertThat(restarted.stats().get(Counter.REPLAYED_RECORDS)).as("the WAL records after the checkpoint, no more")
+                    .isEqualTo(tailRecords).isPositive().isLessThan(3 * 37);
             assertThat(restarted.stats().get(Counter.REPLAYED_SAMPLES)).as("only the 37 rounds after the checkpoint")
                     .isEqualTo(37L * SERIES);
             assertThat(PersistFeed.flat(PersistFeed.contents(restarted))).isEqualTo(expected);
