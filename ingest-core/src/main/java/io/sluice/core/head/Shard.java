@@ -69,9 +69,9 @@ public final class Shard implements AutoCloseable {
     private int recordCapacity;
     private ShardBatch retryBatch;                 // a batch whose WAL write failed (disk full): retried
     private IOException lastWalError;
-    private ShardCheckpoints checkpoints;
+    private volatile ShardCheckpoints checkpoints; // set once by start(); read by any thread for the refill state
+    private final IdleSeriesEviction eviction;
     private long lastCheckpointNs;
-    private byte[] evictLabels = new byte[1024];
     private int evictedSeries;
     private boolean closed;
 
@@ -83,8 +83,6 @@ public final class Shard implements AutoCloseable {
     private volatile Thread worker;                // unparked on submit, if set
     private volatile boolean checkpointRequested;
     private volatile RestoreReport restoreReport = RestoreReport.NONE;
-    private volatile boolean refilling;            // see refillUntil
-    private volatile long[] refillTarget;          // per stream id; null: not known (yet)
     private volatile long checkpointRounds;        // checkpoints attempted and finished (written or failed)
     private volatile int activeSeries;
 
@@ -97,6 +95,7 @@ public final class Shard implements AutoCloseable {
         this.seriesIndex = new ShardIndex();
         this.registry = new SeriesRegistry(1024);
         this.labelsMatcher = store::labelsEqual;
+        this.eviction = new IdleSeriesEviction(store, registry, seriesIndex, stats);
         this.queue = new BoundedQueue<>(options.queueBatches());
         this.pool = new BoundedQueue<>(options.queueBatches());
         for (int i = 0; i < queue.capacity(); i++) {
@@ -173,7 +172,6 @@ public final class Shard implements AutoCloseable {
         store.chunkSink(checkpoints::persist); // chunks cut during replay go to the chunk files too
         new ShardReplay(this, wal, store, codecState, stats, streams).run(report.replayFrom());
         restoreReport = report;
-        refilling = report.discardedData();
         activeSeries = store.count() - evictedSeries;
         lastCheckpointNs = nanoClock.getAsLong();
         replayed = true;
@@ -193,15 +191,11 @@ public final class Shard implements AutoCloseable {
     public boolean checkpoint() {
         checkpointRequested = false;
         lastCheckpointNs = nanoClock.getAsLong();
-        evictIdleSeries();
+        evictedSeries += eviction.run(options.seriesIdleTimeoutMs(), System.currentTimeMillis());
+        activeSeries = store.count() - evictedSeries;
         boolean written = checkpoints.write(wal);
-        if (written && refilling && caughtUp(refillTarget)) {
-            try {
-                checkpoints.endRefill();
-                refilling = false;
-            } catch (IOException e) {
-                recordWalError(e); // the marker stays: the next checkpoint tries again
-            }
+        if (written) {
+            checkpoints.endRefillIfCaughtUp();
         }
         checkpointRounds = checkpointRounds + 1; // single writer
         return written;
@@ -217,64 +211,18 @@ public final class Shard implements AutoCloseable {
      * from the head's durable watermark, even below the committed offset. Survives restarts. Any thread.
      */
     public boolean isRefilling() {
-        return refilling;
+        ShardCheckpoints c = checkpoints;
+        return c != null && c.isRefilling();
     }
 
-    /**
-     * Sets what a refilling shard must reach before the refill counts as done: per stream id, the
-     * highest watermark the other shards held when it started (what had been committed cannot be
-     * above it). Any thread; checked at each checkpoint.
-     */
+    /** See {@link ShardCheckpoints#refillUntil}. Any thread, after {@link #start()}. */
     public void refillUntil(long[] targetByStream) {
-        refillTarget = targetByStream.clone();
-    }
-
-    private boolean caughtUp(long[] target) {
-        if (target == null) {
-            return false;
-        }
-        for (int s = 0; s < target.length; s++) {
-            if (target[s] >= 0 && appliedOffset(s) < target[s]) {
-                return false;
-            }
-        }
-        return true;
+        checkpoints.refillUntil(targetByStream);
     }
 
     /** Asks the shard thread to checkpoint at its next {@link #doWork()}. Any thread. */
     public void requestCheckpoint() {
         checkpointRequested = true;
-    }
-
-    /**
-     * Drops series whose last sample is more than {@code seriesIdleTimeoutMs} older than the shard's
-     * newest sample: chunks freed, registry and postings entries removed; the id stays taken.
-     */
-    private void evictIdleSeries() {
-        long timeout = options.seriesIdleTimeoutMs();
-        // Sample time, so replays and backfills do not drop everything; capped by the wall clock, so one
-        // sample from the far future cannot make every other series look idle.
-        long newest = Math.min(store.newestTimestampMs(), System.currentTimeMillis());
-        if (timeout == 0 || newest == Long.MIN_VALUE) {
-            return;
-        }
-        long cutoff = newest - timeout;
-        for (int id = 0; id < store.count(); id++) {
-            long maxTime = store.maxTime(id);
-            if (maxTime != SeriesDescriptor.NO_SAMPLES && maxTime < cutoff && !store.isEvicted(id)) {
-                int length = store.labelsLength(id);
-                if (length > evictLabels.length) {
-                    evictLabels = new byte[Math.max(length, evictLabels.length * 2)];
-                }
-                store.copyLabels(id, evictLabels);
-                registry.remove(store.hash(id), id);
-                seriesIndex.remove(id, evictLabels, 0, length);
-                store.evict(id);
-                evictedSeries++;
-                stats.increment(ShardStats.Counter.SERIES_EVICTED);
-            }
-        }
-        activeSeries = store.count() - evictedSeries;
     }
 
     /** Restore: takes the id of a series evicted before the checkpoint (ids are dense, never reused). */

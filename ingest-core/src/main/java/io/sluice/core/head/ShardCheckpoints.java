@@ -52,6 +52,8 @@ final class ShardCheckpoints implements AutoCloseable {
     private final Path chunksDirectory;
     private final CheckpointSeriesCodec codec;
     private final Path refillMarker;
+    private volatile boolean refilling;    // the marker exists; written by the shard thread, read by any
+    private volatile long[] refillTarget;  // per stream id; null: not known
     private ChunkFileWriter chunkWriter;
     private long lastPosition = -1;        // the newest checkpoint and the lowest chunk file it references
     private int lastLowestFile = Integer.MAX_VALUE;
@@ -77,15 +79,43 @@ final class ShardCheckpoints implements AutoCloseable {
      */
     static final String REFILL_MARKER = "refill";
 
-    /** Whether a refill started by an earlier discard is still going on. */
-    boolean refilling() {
+    /** Whether a refill started by an earlier discard is still going on (the marker file exists). */
+    private boolean refilling() {
         return Files.exists(refillMarker);
     }
 
-    /** The shard caught up with what it had lost: the marker goes. */
-    void endRefill() throws IOException {
-        Files.deleteIfExists(refillMarker);
-        PersistFiles.syncDirectory(shardDirectory);
+    /** See {@link Shard#isRefilling()}. Any thread. */
+    boolean isRefilling() {
+        return refilling;
+    }
+
+    /**
+     * Sets what a refilling shard must reach before the refill counts as done: per stream id, the
+     * highest watermark the other shards held when it started (what had been committed cannot be
+     * above it). Any thread; checked at each checkpoint.
+     */
+    void refillUntil(long[] targetByStream) {
+        refillTarget = targetByStream.clone();
+    }
+
+    /** After a checkpoint: if the shard reached its refill target, the marker goes (a failure keeps it for the next try). */
+    void endRefillIfCaughtUp() {
+        long[] target = refillTarget;
+        if (!refilling || target == null) {
+            return;
+        }
+        for (int s = 0; s < target.length; s++) {
+            if (target[s] >= 0 && shard.appliedOffset(s) < target[s]) {
+                return;
+            }
+        }
+        try {
+            Files.deleteIfExists(refillMarker);
+            PersistFiles.syncDirectory(shardDirectory);
+            refilling = false;
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "shard " + shard.index() + " could not delete " + refillMarker + ": " + e);
+        }
     }
 
     // ---------------------------------------------------------------- chunk files
@@ -249,6 +279,12 @@ final class ShardCheckpoints implements AutoCloseable {
     /** Loads the newest sound checkpoint (or decides there is none); returns where WAL replay starts. Before replay. */
     RestoreReport restore(Wal wal) throws IOException {
         Files.createDirectories(shardDirectory);
+        RestoreReport report = choose(wal);
+        refilling = report.discardedData();
+        return report;
+    }
+
+    private RestoreReport choose(Wal wal) throws IOException {
         List<String> damage = new ArrayList<>();
         long loaded = -1;
         try (ChunkFileSet files = new ChunkFileSet(chunksDirectory)) {
