@@ -297,7 +297,15 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
             int streamId = head.streams().idOf(tp.topic(), tp.partition());
             long durable = head.durableWatermark(streamId);
             long start = startOffset(tp, committed.get(tp), durable);
-            if (start >= 0) {
+            boolean refill = head.discardedData();
+            if (refill) {
+                // A shard lost its persisted data (damage) and started empty: what it held must come again, even
+                // from below the committed offset; shards that still hold a record skip it by their watermarks.
+                start = durable + 1;
+            }
+            if (refill && start == 0) {
+                consumer.seekToBeginning(List.of(tp));
+            } else if (start >= 0) {
                 consumer.seek(tp, start);
             }
             PayloadFormat format = config.formatByTopic().get(tp.topic());
