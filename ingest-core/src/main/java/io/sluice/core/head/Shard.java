@@ -50,6 +50,7 @@ public final class Shard implements AutoCloseable {
     private final ShardIndex seriesIndex;
     private final BoundedQueue<ShardBatch> queue;
     private final BoundedQueue<ShardBatch> pool;
+    private final ReplayProgress replayProgress;
 
     // Shard thread only.
     private final SeriesRegistry registry;
@@ -76,6 +77,7 @@ public final class Shard implements AutoCloseable {
     private volatile String walErrorMessage;
     private volatile boolean syncRequested;
     private volatile Thread worker;                // unparked on submit, if set
+    private volatile ReplayListener replayListener = ReplayListener.NONE; // set before start()
 
     public Shard(int index, ShardOptions options, StreamRegistry streams, MemoryAccounting accounting, LongSupplier nanoClock) {
         this.index = index;
@@ -88,6 +90,7 @@ public final class Shard implements AutoCloseable {
         this.labelsMatcher = store::labelsEqual;
         this.queue = new BoundedQueue<>(options.queueBatches());
         this.pool = new BoundedQueue<>(options.queueBatches());
+        this.replayProgress = new ReplayProgress(options.walSegmentBytes());
         for (int i = 0; i < queue.capacity(); i++) {
             pool.offer(new ShardBatch(index, options.batchBytes()));
         }
@@ -154,9 +157,19 @@ public final class Shard implements AutoCloseable {
                 .segmentSizeBytes((int) options.walSegmentBytes())
                 .syncIntervalMs(options.walSyncIntervalMs())
                 .build());
-        new ShardReplay(this, wal, store, codecState, stats, streams).run();
+        new ShardReplay(this, wal, store, codecState, stats, streams, replayProgress, replayListener).run();
         replayed = true;
         return wal.openReport();
+    }
+
+    /** How far {@link #start()} has replayed the WAL. Any thread. */
+    public ReplayProgress replayProgress() {
+        return replayProgress;
+    }
+
+    /** Who to tell of each replayed record (on the shard thread); set before {@link #start()}. */
+    void replayListener(ReplayListener listener) {
+        this.replayListener = listener;
     }
 
     /** True once {@link #start()} finished replaying the WAL. Any thread. */

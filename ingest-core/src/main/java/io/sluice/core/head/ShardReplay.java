@@ -32,10 +32,15 @@ final class ShardReplay {
     private final SamplesRecord.Decoder samplesDecoder;
     private final OffsetsRecord.Decoder offsetsDecoder = new OffsetsRecord.Decoder();
     private final StreamRegistry streams;
+    private final ReplayProgress progress;
+    private final ReplayListener listener;
     private byte[] labels = new byte[1024];
 
-    ShardReplay(Shard shard, Wal wal, SeriesStore store, SeriesCodecState codecState, ShardStats stats, StreamRegistry streams) {
+    ShardReplay(Shard shard, Wal wal, SeriesStore store, SeriesCodecState codecState, ShardStats stats, StreamRegistry streams,
+                ReplayProgress progress, ReplayListener listener) {
         this.shard = shard;
+        this.progress = progress;
+        this.listener = listener;
         this.wal = wal;
         this.store = store;
         this.stats = stats;
@@ -45,6 +50,7 @@ final class ShardReplay {
 
     void run() throws IOException {
         try (WalReader reader = wal.openReader()) {
+            progress.begin(wal.firstPosition(), wal.writtenPosition());
             while (reader.next()) {
                 stats.increment(ShardStats.Counter.REPLAYED_RECORDS);
                 MemorySegment m = reader.mapping();
@@ -59,9 +65,12 @@ final class ShardReplay {
                 if (!ok) {
                     stats.increment(ShardStats.Counter.REPLAY_MALFORMED_RECORDS);
                 }
+                progress.advance(reader.nextPosition());
+                listener.onRecord(shard.index(), progress);
             }
         }
         shard.publishDurable(); // what the WAL holds survived: it is durable
+        progress.finish();
     }
 
     private boolean replaySeries(MemorySegment m, long off, int len) {
