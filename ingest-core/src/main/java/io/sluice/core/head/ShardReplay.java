@@ -24,6 +24,9 @@ import java.lang.foreign.ValueLayout;
  * because the OFFSETS records after it can only be as high as what was applied.
  */
 final class ShardReplay {
+    /** Samples buffered to append series by series ({@link ReplayRuns}): 16 MiB per replaying shard. */
+    private static final long RUN_BUFFER_BYTES = 16L << 20;
+
     private final Shard shard;
     private final Wal wal;
     private final SeriesStore store;
@@ -34,6 +37,7 @@ final class ShardReplay {
     private final StreamRegistry streams;
     private final ReplayProgress progress;
     private final ReplayListener listener;
+    private final ReplayRuns runs;
     private byte[] labels = new byte[1024];
 
     ShardReplay(Shard shard, Wal wal, SeriesStore store, SeriesCodecState codecState, ShardStats stats, StreamRegistry streams,
@@ -46,6 +50,7 @@ final class ShardReplay {
         this.stats = stats;
         this.streams = streams;
         this.samplesDecoder = new SamplesRecord.Decoder(codecState);
+        this.runs = new ReplayRuns(RUN_BUFFER_BYTES, store::append);
     }
 
     void run() throws IOException {
@@ -69,6 +74,7 @@ final class ShardReplay {
                 listener.onRecord(shard.index(), progress);
             }
         }
+        runs.flushAll();
         shard.publishDurable(); // what the WAL holds survived: it is durable
         progress.finish();
     }
@@ -93,7 +99,7 @@ final class ShardReplay {
         samplesDecoder.wrap(m, off, len, walSegment);
         long samples = 0;
         while (samplesDecoder.next(store.count() - 1)) {
-            store.append(samplesDecoder.seriesId(), samplesDecoder.timestamp(), samplesDecoder.valueBits());
+            runs.add(samplesDecoder.seriesId(), samplesDecoder.timestamp(), samplesDecoder.valueBits());
             samples++;
         }
         stats.add(ShardStats.Counter.REPLAYED_SAMPLES, samples);

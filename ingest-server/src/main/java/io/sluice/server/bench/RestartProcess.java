@@ -29,6 +29,17 @@ public final class RestartProcess {
 
     /** The child's own report and, with GNU time, the process figures (else null). */
     public record Outcome(int exitCode, ReplayBenchRestart.Result result, TimeVerbose time, List<String> stderr) {
+        /** The last lines the child itself wrote to stderr (GNU time's report, which follows them, left out). */
+        public String stderrTail(int lines) {
+            int end = stderr.size();
+            for (int i = 0; i < stderr.size(); i++) {
+                if (stderr.get(i).startsWith("\tCommand being timed:") || stderr.get(i).startsWith("Command exited with")) {
+                    end = i;
+                    break;
+                }
+            }
+            return String.join(" | ", stderr.subList(Math.max(0, end - lines), end));
+        }
     }
 
     /**

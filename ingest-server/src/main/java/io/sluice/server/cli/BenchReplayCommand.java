@@ -152,7 +152,7 @@ final class BenchReplayCommand implements Callable<Integer> {
         ReplayBenchRestart.Result result = outcome.result();
         if (outcome.exitCode() != 0 || result == null) {
             context.error("bench replay: the restarted process failed (exit " + outcome.exitCode() + "): "
-                    + String.join(" | ", outcome.stderr().subList(Math.max(0, outcome.stderr().size() - 5), outcome.stderr().size())));
+                    + outcome.stderrTail(5));
             return ExitCodes.FAILURE;
         }
         long expected = written != null ? written.samples() : samples;
