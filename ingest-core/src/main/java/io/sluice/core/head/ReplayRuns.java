@@ -1,7 +1,5 @@
 package io.sluice.core.head;
 
-import java.util.Arrays;
-
 /**
  * Groups replayed samples into runs per series before they are appended, so each series' struct
  * and open chunk are pulled into the cache once per run instead of once per sample.
@@ -64,6 +62,9 @@ final class ReplayRuns {
 
     /** Appends every buffered sample (end of replay, or before a re-layout). */
     void flushAll() {
+        if (run == 1) {
+            return; // nothing is buffered
+        }
         for (int id = 0; id < capacitySeries; id++) {
             int n = counts[id];
             if (n > 0) {
@@ -93,7 +94,6 @@ final class ReplayRuns {
             return;
         }
         counts = new int[capacity];
-        Arrays.fill(counts, 0);
         timestamps = new long[capacity * run];
         values = new long[capacity * run];
     }

@@ -39,6 +39,9 @@ final class ShardReplay {
     private final ReplayListener listener;
     private final ReplayRuns runs;
     private byte[] labels = new byte[1024];
+    // The stream of the last OFFSETS entry: every batch repeats the same few, so resolving them by name
+    // (a String per entry) is done once per stream, not once per record.
+    private StreamRegistry.Stream lastStream;
 
     ShardReplay(Shard shard, Wal wal, SeriesStore store, SeriesCodecState codecState, ShardStats stats, StreamRegistry streams,
                 ReplayProgress progress, ReplayListener listener) {
@@ -109,7 +112,12 @@ final class ShardReplay {
     private boolean replayOffsets(MemorySegment m, long off, int len) {
         offsetsDecoder.wrap(m, off, len);
         while (offsetsDecoder.next()) {
-            shard.restoreWatermark(streams.idOf(offsetsDecoder.topic(), offsetsDecoder.partition()), offsetsDecoder.offset());
+            StreamRegistry.Stream stream = lastStream;
+            if (stream == null || stream.partition() != offsetsDecoder.partition() || !offsetsDecoder.topicEquals(stream.topicUtf8())) {
+                stream = streams.stream(streams.idOf(offsetsDecoder.topic(), offsetsDecoder.partition()));
+                lastStream = stream;
+            }
+            shard.restoreWatermark(stream.id(), offsetsDecoder.offset());
         }
         return !offsetsDecoder.isMalformed();
     }
