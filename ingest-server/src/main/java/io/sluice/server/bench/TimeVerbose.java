@@ -43,7 +43,7 @@ public record TimeVerbose(double wallSeconds, double userSeconds, double systemS
     }
 
     /** "h:mm:ss" or "m:ss.ss" to seconds. */
-    static double clockSeconds(String clock) {
+    public static double clockSeconds(String clock) {
         double seconds = 0;
         for (String part : clock.split(":")) {
             seconds = seconds * 60 + Double.parseDouble(part);
