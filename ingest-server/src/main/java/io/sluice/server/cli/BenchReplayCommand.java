@@ -177,6 +177,11 @@ final class BenchReplayCommand implements Callable<Integer> {
         } else {
             sb.append("restart process: no /usr/bin/time (GNU time): process figures not measured").append(System.lineSeparator());
         }
+        if (r.rssAnonKb() >= 0) {
+            sb.append(String.format("memory after replay: %.0f MB anonymous (of it: head off-heap %.0f MB, heap in use %.0f MB), "
+                            + "%.0f MB file-backed (mapped WAL); peak RSS so far %.0f MB%n", r.rssAnonKb() / 1024.0,
+                    r.offHeapKb() / 1024.0, r.heapUsedKb() / 1024.0, r.rssFileKb() / 1024.0, r.peakRssKb() / 1024.0));
+        }
         if (written != null) {
             sb.append(String.format("WAL: %,d bytes, %.2f bytes/sample", written.walBytes(), written.walBytesPerSample()));
         }
