@@ -47,7 +47,7 @@ final class BenchReplayCommand implements Callable<Integer> {
     @Option(names = "--dir", required = true, paramLabel = "D", description = "Data directory; must be empty or absent unless --replay-only.")
     Path dir;
 
-    @Option(names = "--shards", paramLabel = "S", description = "Shards (default: one per core).")
+    @Option(names = "--shards", paramLabel = "K", description = "Shards (default: one per core); --replay-only needs the count the WAL was written with.")
     Integer shards;
 
     @ArgGroup(exclusive = true)
@@ -107,6 +107,9 @@ final class BenchReplayCommand implements Callable<Integer> {
         int shardCount = shards != null ? shards : Runtime.getRuntime().availableProcessors();
         if (series < 1) {
             throw new IllegalArgumentException("--series must be at least 1, not " + series);
+        }
+        if (!inProcess && !mode.replayOnly && samples < 0) {
+            throw new IllegalArgumentException("--samples is required (unless --replay-only)");
         }
         if (!inProcess && !mode.replayOnly && samples < series) {
             throw new IllegalArgumentException("--samples must be at least --series (" + series + "), not " + samples);

@@ -89,6 +89,9 @@ class BenchReplayCommandTest {
         run = CliRun.run("bench", "replay", "--samples", "5", "--series", "10", "--dir", dir.resolve("new").toString());
         assertThat(run.exitCode()).isEqualTo(ExitCodes.CONFIG);
         assertThat(run.errLines()).singleElement().asString().contains("--samples must be at least --series");
+        run = CliRun.run("bench", "replay", "--dir", dir.resolve("new").toString());
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(run.errLines()).singleElement().asString().contains("--samples is required");
         run = CliRun.run("bench", "replay", "--replay-only", "--dir", dir.resolve("absent").toString());
         assertThat(run.exitCode()).isEqualTo(ExitCodes.CONFIG);
         assertThat(run.errLines()).singleElement().asString().contains("is not a directory");
