@@ -2,6 +2,7 @@ package io.sluice.server;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.core.head.Head;
+import io.sluice.core.head.ReplayListener;
 import io.sluice.core.head.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.config.SluiceConfig;
@@ -10,6 +11,8 @@ import io.sluice.server.http.HttpServer;
 import io.sluice.server.http.MetricsRoute;
 import io.sluice.server.http.Router;
 import io.sluice.server.metrics.HeadMetrics;
+import io.sluice.server.metrics.ReplayMetrics;
+import io.sluice.server.metrics.ReplayProgressLog;
 import io.sluice.server.metrics.ProcessMetrics;
 import io.sluice.server.query.QueryApi;
 import java.io.IOException;
@@ -55,9 +58,20 @@ public final class SluiceServer implements AutoCloseable {
      *                     holds the data directory); nothing is left running
      */
     public static SluiceServer start(SluiceConfig config, Ingest.Starter ingestStarter) throws IOException {
+        return start(config, ingestStarter, ReplayListener.NONE);
+    }
+
+    /**
+     * {@link #start(SluiceConfig, Ingest.Starter)} telling {@code replayListener} of every WAL record
+     * the shards replay, on their threads (tests hold the replay there to watch the service meanwhile).
+     */
+    public static SluiceServer start(SluiceConfig config, Ingest.Starter ingestStarter, ReplayListener replayListener)
+            throws IOException {
         ProcessMetrics metrics = new ProcessMetrics();
         Head head = new Head(config.head(), new StreamRegistry(), new MemoryAccounting());
+        head.replayListener(replayListener);
         new HeadMetrics(head).bindTo(metrics.registry());
+        new ReplayMetrics(head).bindTo(metrics.registry());
         SluiceServer[] self = new SluiceServer[1];
         Router router = new Router();
         MetricsRoute.addTo(router, metrics.registry());
@@ -85,7 +99,9 @@ public final class SluiceServer implements AutoCloseable {
     private void startHead() throws IOException {
         long t0 = System.nanoTime();
         LOG.info("replaying the WALs of {} shard(s) in {}", config.head().shards(), config.dataDir().toAbsolutePath());
-        head.start();
+        try (ReplayProgressLog progress = new ReplayProgressLog(head).start()) {
+            head.start();
+        }
         LOG.info("replayed in {} ms: {} series", (System.nanoTime() - t0) / 1_000_000, head.seriesCount());
     }
 

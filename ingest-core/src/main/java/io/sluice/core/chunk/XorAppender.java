@@ -86,6 +86,11 @@ public final class XorAppender {
             throw new IllegalArgumentException("capacity " + capacityBytes + " at offset " + chunkOffset
                     + " outside a segment of " + chunk.byteSize() + " bytes");
         }
+        if (state == this.state && stateOffset == this.stateOffset && chunk == this.chunk && chunkOffset == this.chunkOffset
+                && capacityBytes == this.capacityBytes && XorStateDescriptor.cursor(state, stateOffset) == cachedCursor) {
+            // Wrapped to this very chunk and nothing changed since (appending a run of one series): the cache is valid.
+            return this;
+        }
         this.state = state;
         this.stateOffset = stateOffset;
         this.chunk = chunk;

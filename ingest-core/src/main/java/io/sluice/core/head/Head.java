@@ -35,6 +35,41 @@ public final class Head implements AutoCloseable {
         }
     }
 
+    /** Tells {@code listener} of every record each shard replays, on the shard's thread. Call before {@link #start()}. */
+    public void replayListener(ReplayListener listener) {
+        for (Shard shard : shards) {
+            shard.replayListener(listener);
+        }
+    }
+
+    /** WAL bytes the shards replay (or replayed) at start, summed; 0 before they began. Any thread. */
+    public long replayTotalBytes() {
+        long n = 0;
+        for (Shard shard : shards) {
+            n += shard.replayProgress().totalBytes();
+        }
+        return n;
+    }
+
+    /** WAL bytes the shards have replayed so far, summed. Any thread. */
+    public long replayedBytes() {
+        long n = 0;
+        for (Shard shard : shards) {
+            n += shard.replayProgress().replayedBytes();
+        }
+        return n;
+    }
+
+    /** True once every shard finished replaying its WAL (it may have stopped since; see {@link #isReady()}). Any thread. */
+    public boolean isReplayDone() {
+        for (Shard shard : shards) {
+            if (!shard.replayProgress().isDone()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * Starts every shard's thread; they load their checkpoints and replay their WALs in parallel.
      * Returns when all are replayed. If the data directory holds shards of another count, their data

@@ -218,14 +218,15 @@ final class SeriesStore implements AutoCloseable {
             open = replaceOpenBlock(s, b, ChunkHandle.NONE, chunks.allocate(ChunkCutPolicy.INITIAL_OPEN_CAPACITY_BYTES));
             chunkEnd = ChunkCutPolicy.chunkRangeEndMs(timestampMs, chunkRangeMs);
             s.set(LONG, b + MIN_TIME_OFFSET, timestampMs);
+            wrapOpen(s, state, open);
         } else {
             wrapOpen(s, state, open);
             if (ChunkCutPolicy.mustCutBefore(timestampMs, appender.numSamples(), appender.byteLength(), chunkEnd)) {
                 open = cut(id, s, b, open);
                 chunkEnd = ChunkCutPolicy.chunkRangeEndMs(timestampMs, chunkRangeMs);
+                wrapOpen(s, state, open);
             }
         }
-        wrapOpen(s, state, open);
         if (!appender.append(timestampMs, valueBits)) {
             int grown = ChunkCutPolicy.grownCapacityBytes(ChunkHandle.capacityBytes(open));
             open = replaceOpenBlock(s, b, open, chunks.copy(open, appender.byteLength(), grown));

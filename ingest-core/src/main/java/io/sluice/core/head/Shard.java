@@ -53,6 +53,7 @@ public final class Shard implements AutoCloseable {
     private final ShardIndex seriesIndex;
     private final BoundedQueue<ShardBatch> queue;
     private final BoundedQueue<ShardBatch> pool;
+    private final ReplayProgress replayProgress;
 
     // Shard thread only.
     private final SeriesRegistry registry;
@@ -88,6 +89,7 @@ public final class Shard implements AutoCloseable {
     private volatile RestoreReport restoreReport = RestoreReport.NONE;
     private volatile long checkpointRounds;        // checkpoints attempted and finished (written or failed)
     private volatile int activeSeries;
+    private volatile ReplayListener replayListener = ReplayListener.NONE; // set before start()
 
     public Shard(int index, ShardOptions options, StreamRegistry streams, MemoryAccounting accounting, LongSupplier nanoClock) {
         this.index = index;
@@ -101,6 +103,7 @@ public final class Shard implements AutoCloseable {
         this.eviction = new IdleSeriesEviction(store, registry, seriesIndex, stats);
         this.queue = new BoundedQueue<>(options.queueBatches());
         this.pool = new BoundedQueue<>(options.queueBatches());
+        this.replayProgress = new ReplayProgress(options.walSegmentBytes());
         for (int i = 0; i < queue.capacity(); i++) {
             pool.offer(new ShardBatch(index, options.batchBytes()));
         }
@@ -175,7 +178,7 @@ public final class Shard implements AutoCloseable {
         checkpoints = new ShardCheckpoints(this, options, store, stats, streams);
         RestoreReport report = checkpoints.restore(wal);
         store.chunkSink(checkpoints::persist); // chunks cut during replay go to the chunk files too
-        new ShardReplay(this, wal, store, codecState, stats, streams).run(report.replayFrom());
+        new ShardReplay(this, wal, store, codecState, stats, streams, replayProgress, replayListener).run(report.replayFrom());
         restoreReport = report;
         activeSeries = store.count() - evictedSeries;
         lastCheckpointNs = nanoClock.getAsLong();
@@ -245,6 +248,16 @@ public final class Shard implements AutoCloseable {
     void createEvictedPlaceholder() {
         store.createEvicted();
         evictedSeries++;
+    }
+
+    /** How far {@link #start()} has replayed the WAL. Any thread. */
+    public ReplayProgress replayProgress() {
+        return replayProgress;
+    }
+
+    /** Who to tell of each replayed record (on the shard thread); set before {@link #start()}. */
+    void replayListener(ReplayListener listener) {
+        this.replayListener = listener;
     }
 
     /** True once {@link #start()} finished replaying the WAL. Any thread. */

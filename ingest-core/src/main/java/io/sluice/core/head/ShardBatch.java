@@ -38,9 +38,12 @@ public final class ShardBatch {
     static final byte SERIES = 2;
     static final byte WATERMARK = 3;
     static final byte CONTINUES = 4;
-    static final int RECORD_BYTES = 1 + 4 + 8;
-    static final int SERIES_HEADER_BYTES = 1 + 8 + 4 + 4;
-    static final int SAMPLE_BYTES = 16;
+    /** Bytes of a RECORD, WATERMARK or CONTINUES entry (for producers sizing what they add). */
+    public static final int RECORD_BYTES = 1 + 4 + 8;
+    /** Bytes of a SERIES entry besides its labels and samples. */
+    public static final int SERIES_HEADER_BYTES = 1 + 8 + 4 + 4;
+    /** Bytes of one sample in a SERIES entry. */
+    public static final int SAMPLE_BYTES = 16;
 
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);

@@ -22,8 +22,15 @@ import java.lang.foreign.ValueLayout;
  * exactly where the WAL left off. A record that does not decode (it passed the WAL's CRC, so this
  * means a bug or a format mismatch) is counted and skipped; its samples are not lost for good,
  * because the OFFSETS records after it can only be as high as what was applied.
+ *
+ * <p>Samples reach the store in runs per series ({@link ReplayRuns}), not in WAL order: same chunks,
+ * far fewer cache misses. Progress is published per record ({@link ReplayProgress}) and the
+ * {@link ReplayListener} told of it. Nothing is allocated per record or per sample.
  */
 final class ShardReplay {
+    /** Samples buffered to append series by series ({@link ReplayRuns}): 16 MiB per replaying shard. */
+    private static final long RUN_BUFFER_BYTES = 16L << 20;
+
     private final Shard shard;
     private final Wal wal;
     private final SeriesStore store;
@@ -32,15 +39,25 @@ final class ShardReplay {
     private final SamplesRecord.Decoder samplesDecoder;
     private final OffsetsRecord.Decoder offsetsDecoder = new OffsetsRecord.Decoder();
     private final StreamRegistry streams;
+    private final ReplayProgress progress;
+    private final ReplayListener listener;
+    private final ReplayRuns runs;
     private byte[] labels = new byte[1024];
+    // The stream of the last OFFSETS entry: every batch repeats the same few, so resolving them by name
+    // (a String per entry) is done once per stream, not once per record.
+    private StreamRegistry.Stream lastStream;
 
-    ShardReplay(Shard shard, Wal wal, SeriesStore store, SeriesCodecState codecState, ShardStats stats, StreamRegistry streams) {
+    ShardReplay(Shard shard, Wal wal, SeriesStore store, SeriesCodecState codecState, ShardStats stats, StreamRegistry streams,
+                ReplayProgress progress, ReplayListener listener) {
         this.shard = shard;
+        this.progress = progress;
+        this.listener = listener;
         this.wal = wal;
         this.store = store;
         this.stats = stats;
         this.streams = streams;
         this.samplesDecoder = new SamplesRecord.Decoder(codecState);
+        this.runs = new ReplayRuns(RUN_BUFFER_BYTES, store::append);
     }
 
     void run() throws IOException {
@@ -50,6 +67,7 @@ final class ShardReplay {
     /** Replays the records from {@code fromPosition} (a checkpoint's position, or the WAL's first). */
     void run(long fromPosition) throws IOException {
         try (WalReader reader = wal.openReader(fromPosition)) {
+            progress.begin(fromPosition, wal.writtenPosition());
             while (reader.next()) {
                 stats.increment(ShardStats.Counter.REPLAYED_RECORDS);
                 MemorySegment m = reader.mapping();
@@ -64,9 +82,13 @@ final class ShardReplay {
                 if (!ok) {
                     stats.increment(ShardStats.Counter.REPLAY_MALFORMED_RECORDS);
                 }
+                progress.advance(reader.nextPosition());
+                listener.onRecord(shard.index(), progress);
             }
         }
+        runs.flushAll();
         shard.publishDurable(); // what the WAL holds survived: it is durable
+        progress.finish();
     }
 
     private boolean replaySeries(MemorySegment m, long off, int len) {
@@ -89,7 +111,7 @@ final class ShardReplay {
         samplesDecoder.wrap(m, off, len, walSegment);
         long samples = 0;
         while (samplesDecoder.next(store.count() - 1)) {
-            store.append(samplesDecoder.seriesId(), samplesDecoder.timestamp(), samplesDecoder.valueBits());
+            runs.add(samplesDecoder.seriesId(), samplesDecoder.timestamp(), samplesDecoder.valueBits());
             samples++;
         }
         stats.add(ShardStats.Counter.REPLAYED_SAMPLES, samples);
@@ -99,7 +121,12 @@ final class ShardReplay {
     private boolean replayOffsets(MemorySegment m, long off, int len) {
         offsetsDecoder.wrap(m, off, len);
         while (offsetsDecoder.next()) {
-            shard.restoreWatermark(streams.idOf(offsetsDecoder.topic(), offsetsDecoder.partition()), offsetsDecoder.offset());
+            StreamRegistry.Stream stream = lastStream;
+            if (stream == null || stream.partition() != offsetsDecoder.partition() || !offsetsDecoder.topicEquals(stream.topicUtf8())) {
+                stream = streams.stream(streams.idOf(offsetsDecoder.topic(), offsetsDecoder.partition()));
+                lastStream = stream;
+            }
+            shard.restoreWatermark(stream.id(), offsetsDecoder.offset());
         }
         return !offsetsDecoder.isMalformed();
     }

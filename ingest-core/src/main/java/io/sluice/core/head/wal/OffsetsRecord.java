@@ -62,6 +62,12 @@ public final class OffsetsRecord {
             return cursor.isMalformed();
         }
 
+        /** Whether the entry's topic is exactly {@code topicUtf8} (no allocation: replay resolves repeated topics with it). */
+        public boolean topicEquals(byte[] topicUtf8) {
+            return topicUtf8.length == topicLength && MemorySegment.mismatch(cursor.segment(), topicOffset, topicOffset + topicLength,
+                    MemorySegment.ofArray(topicUtf8), 0, topicLength) == -1;
+        }
+
         public String topic() {
             byte[] bytes = cursor.segment().asSlice(topicOffset, topicLength).toArray(ValueLayout.JAVA_BYTE);
             return new String(bytes, StandardCharsets.UTF_8);

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The replay experiment, Sluice next to the Prometheus anchor harness, back to back on one machine
+# (BENCHMARKS.md "Replay"). For each N: Prometheus ingest + WAL-only replay (-drop-mmap), then
+# `sluice bench replay` (write + restart in a fresh JVM) and one more restart. Data directories go
+# under $WORK (default /tmp) and are deleted after each N.
+#   benchmarks/replay-vs-prometheus.sh [N ...]        default: 10000000 100000000
+# Needs: ingest-server/target/sluice.jar (./mvnw -pl ingest-server -am package -DskipTests), GNU time,
+# and the harness built: cd ../shared/anchors/prometheus && go build -o promharness . (or PROMHARNESS=path).
+set -u
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+java="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
+jar="$root/ingest-server/target/sluice.jar"
+prom="${PROMHARNESS:-$root/../shared/anchors/prometheus/promharness}"
+work="${WORK:-/tmp}"
+sluice() { "$java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -jar "$jar" "$@"; }
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+[ $# -gt 0 ] || set -- 10000000 100000000
+for n in "$@"; do
+  echo "=== N=$n $(date -u +%FT%TZ) load: $(load)"
+  rm -rf "$work/prom-$n"
+  /usr/bin/time -v "$prom" -mode=ingest -dir "$work/prom-$n" -samples "$n" 2>&1 \
+    | grep -E "ingest_done|wal_bytes_per_sample|Elapsed|Maximum resident|User time|System time"
+  echo "--- prometheus replay (-drop-mmap) load: $(load)"
+  /usr/bin/time -v "$prom" -mode=replay -dir "$work/prom-$n" -drop-mmap 2>&1 \
+    | grep -E "replay|Elapsed|Maximum resident|User time|System time"
+  rm -rf "$work/prom-$n" "$work/sluice-$n"
+  echo "--- sluice bench replay load: $(load)"
+  sluice bench replay --samples "$n" --series 10000 --dir "$work/sluice-$n" 2>&1 | grep -v "^write: "
+  echo "--- sluice replay again load: $(load)"
+  sluice bench replay --replay-only --samples "$n" --dir "$work/sluice-$n" 2>&1 | grep -E "^replay|^restart process"
+  rm -rf "$work/sluice-$n"
+done
+echo "=== done $(date -u +%FT%TZ) load: $(load)"

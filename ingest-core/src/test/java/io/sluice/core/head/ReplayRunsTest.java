@@ -1,0 +1,67 @@
+package io.sluice.core.head;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** Runs keep every series' own order, lose nothing, and respect the budget (down to passing straight through). */
+class ReplayRunsTest {
+    private static Map<Integer, List<Long>> feed(long budgetBytes, long seed, List<int[]> appendOrder) {
+        Map<Integer, List<Long>> received = new HashMap<>();
+        ReplayRuns runs = new ReplayRuns(budgetBytes, (id, t, v) -> {
+            received.computeIfAbsent(id, k -> new ArrayList<>()).add(t);
+            assertThat(v).isEqualTo(t * 31);
+            appendOrder.add(new int[] {id});
+        });
+        SplittableRandom random = new SplittableRandom(seed);
+        long[] next = new long[5_000];
+        int series = 1;
+        for (int i = 0; i < 200_000; i++) {
+            if (series < next.length && random.nextInt(40) == 0) {
+                series++; // series appear during replay, so the layout grows
+            }
+            int id = random.nextInt(series);
+            long t = next[id]++;
+            runs.add(id, t, t * 31);
+        }
+        runs.flushAll();
+        for (int id = 0; id < series; id++) {
+            if (next[id] > 0) {
+                assertThat(received.get(id)).as("series %d", id).hasSize((int) next[id]);
+            }
+        }
+        return received;
+    }
+
+    @Test
+    void everySeriesGetsAllItsSamplesInOrder() {
+        for (long budget : new long[] {16L << 20, 1 << 16, 16}) { // long runs, short runs, straight through
+            List<int[]> order = new ArrayList<>();
+            Map<Integer, List<Long>> received = feed(budget, 42, order);
+            for (Map.Entry<Integer, List<Long>> e : received.entrySet()) {
+                List<Long> ts = e.getValue();
+                for (int i = 0; i < ts.size(); i++) {
+                    assertThat(ts.get(i)).as("budget %d series %d sample %d", budget, e.getKey(), i).isEqualTo(i);
+                }
+            }
+            assertThat(order).hasSize(200_000);
+        }
+    }
+
+    @Test
+    void aBigBudgetAppendsInRunsOfOneSeries() {
+        List<int[]> order = new ArrayList<>();
+        feed(16L << 20, 7, order);
+        int switches = 0;
+        for (int i = 1; i < order.size(); i++) {
+            switches += order.get(i)[0] != order.get(i - 1)[0] ? 1 : 0;
+        }
+        // Interleaved input switches series on nearly every sample; runs switch far less often.
+        assertThat(switches).isLessThan(order.size() / 4);
+    }
+}
