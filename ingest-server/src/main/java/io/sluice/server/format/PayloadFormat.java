@@ -34,8 +34,8 @@ public enum PayloadFormat {
     JSON("json", JsonDecoder::new, List.of());
 
     /**
-     * The Kafka record header that selects the remote-write version of a record (its key compared
-     * ignoring case, see {@link #isContentTypeHeader}); the values are Prometheus' HTTP ones.
+     * The Kafka record header that selects the remote-write version of a record (the consumer reads a
+     * few spellings of the key, see {@code RecordFormats}); the values are Prometheus' HTTP ones.
      */
     public static final String CONTENT_TYPE_HEADER = "Content-Type";
 

@@ -12,14 +12,16 @@ import org.apache.kafka.common.header.Headers;
  * format, and the tallies of what the decoders skipped inside accepted records.
  *
  * <p>The format of a record is its topic's, except that a remote-write topic's record may name its
- * version in a {@value PayloadFormat#CONTENT_TYPE_HEADER} header ({@link PayloadFormat#forRecord}); the
- * header is looked up as {@code Content-Type} and {@code content-type} without allocating, other
- * spellings by iterating the headers (which may allocate an iterator, only for such records).
+ * version in a {@value PayloadFormat#CONTENT_TYPE_HEADER} header ({@link PayloadFormat#forRecord}). Kafka
+ * header keys are case-sensitive; the header is looked up under the spellings {@link #HEADER_SPELLINGS}
+ * with {@code Headers.lastHeader}, which allocates nothing (walking the headers to compare keys ignoring
+ * case would allocate an iterator for every record, also for the many without the header).
  *
  * <p>Owned by one consumer thread: every field is read and written by that thread only.
  */
 final class RecordFormats {
-    private static final String LOWER_CASE_HEADER = PayloadFormat.CONTENT_TYPE_HEADER.toLowerCase(java.util.Locale.ROOT);
+    /** The spellings of the header key that are read, the first found winning; others are not the header. */
+    static final String[] HEADER_SPELLINGS = {"Content-Type", "content-type", "Content-type", "CONTENT-TYPE"};
 
     private final DecoderLimits limits;
     private final PayloadDecoder[] decoders = new PayloadDecoder[PayloadFormat.values().length];
@@ -48,20 +50,13 @@ final class RecordFormats {
     }
 
     private static Header contentType(Headers headers) {
-        Header header = headers.lastHeader(PayloadFormat.CONTENT_TYPE_HEADER);
-        if (header == null) {
-            header = headers.lastHeader(LOWER_CASE_HEADER);
-        }
-        if (header != null) {
-            return header;
-        }
-        Header found = null;
-        for (Header h : headers) {
-            if (PayloadFormat.isContentTypeHeader(h.key())) {
-                found = h; // the last one wins, as with lastHeader
+        for (String key : HEADER_SPELLINGS) {
+            Header header = headers.lastHeader(key); // the last header of that key wins
+            if (header != null) {
+                return header;
             }
         }
-        return found;
+        return null;
     }
 
     /** This thread's decoder of {@code format}. */

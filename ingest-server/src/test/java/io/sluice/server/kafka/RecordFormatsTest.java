@@ -26,17 +26,19 @@ class RecordFormatsTest {
     private static final String V2 = RemoteWriteV2Encoder.CONTENT_TYPE;
 
     @Test
-    void theHeaderPicksTheRemoteWriteVersionWhateverItsSpelling() throws PayloadException {
+    void theHeaderPicksTheRemoteWriteVersionInItsUsualSpellings() throws PayloadException {
         for (PayloadFormat topic : new PayloadFormat[] {PROMETHEUS_REMOTE_WRITE, PROMETHEUS_REMOTE_WRITE_V2}) {
             assertThat(RecordFormats.resolve(topic, new RecordHeaders())).as("no header: the topic decides").isSameAs(topic);
-            for (String key : new String[] {"Content-Type", "content-type", "CONTENT-TYPE", "Content-type"}) {
+            for (String key : RecordFormats.HEADER_SPELLINGS) {
                 assertThat(RecordFormats.resolve(topic, headers(key, V2))).as(key).isSameAs(PROMETHEUS_REMOTE_WRITE_V2);
                 assertThat(RecordFormats.resolve(topic, headers(key, "application/x-protobuf"))).isSameAs(PROMETHEUS_REMOTE_WRITE);
             }
             Headers other = headers("trace-id", "abc");
             assertThat(RecordFormats.resolve(topic, other)).as("other headers only").isSameAs(topic);
-            Headers two = headers("content-type", "application/x-protobuf").add("Content-Type", V2.getBytes(StandardCharsets.US_ASCII));
+            Headers two = headers("Content-Type", "application/x-protobuf").add("Content-Type", V2.getBytes(StandardCharsets.US_ASCII));
             assertThat(RecordFormats.resolve(topic, two)).as("the last wins").isSameAs(PROMETHEUS_REMOTE_WRITE_V2);
+            assertThat(RecordFormats.resolve(topic, headers("content-TYPE", "text/plain"))).as("another spelling is another header")
+                    .isSameAs(topic);
         }
         for (PayloadFormat topic : new PayloadFormat[] {INFLUX, OTLP, JSON}) {
             assertThat(RecordFormats.resolve(topic, headers("Content-Type", V2))).as("not remote-write: header ignored")
