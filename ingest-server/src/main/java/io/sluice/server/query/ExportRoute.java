@@ -33,13 +33,11 @@ final class ExportRoute implements Route {
     private static final int FLUSH_BYTES = 32 << 10;
 
     private final Head head;
-    private final QueryOptions options;
-    private final QueryMetrics metrics;
+    private final QueryContext context;
 
-    ExportRoute(Head head, QueryOptions options, QueryMetrics metrics) {
-        this.head = head;
-        this.options = options;
-        this.metrics = metrics;
+    ExportRoute(QueryContext context) {
+        this.head = context.head();
+        this.context = context;
     }
 
     @Override
@@ -50,10 +48,10 @@ final class ExportRoute implements Route {
         long endMs = QueryRequests.time(params, "end", QueryRequests.MAX_TIME_MS);
         QueryRequests.checkOrder(startMs, endMs);
         SeriesUnion union = QueryRequests.select(head, sets, startMs, endMs);
-        QueryBudget budget = new QueryBudget(options, metrics);
-        if (union.sizeUpperBound() > options.maxSeries()) {
-            metrics.rejected(QueryMetrics.REASON_MAX_SERIES);
-            throw ApiError.execution("query selects " + union.sizeUpperBound() + " series, more than " + options.maxSeries()
+        QueryBudget budget = context.budget();
+        if (union.sizeUpperBound() > context.options().maxSeries()) {
+            context.metrics().rejected(QueryMetrics.REASON_MAX_SERIES);
+            throw ApiError.execution("query selects " + union.sizeUpperBound() + " series, more than " + context.options().maxSeries()
                     + " (query.max-series); select fewer series with more label matchers or a shorter time range");
         }
         return Reply.streamed(CONTENT_TYPE, Map.of(), out -> write(union, budget, out));

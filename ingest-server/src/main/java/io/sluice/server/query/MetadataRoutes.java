@@ -28,13 +28,11 @@ final class MetadataRoutes {
     static final String SERIES_PATH = "/api/v1/series";
 
     private final Head head;
-    private final QueryOptions options;
-    private final QueryMetrics metrics;
+    private final QueryContext context;
 
-    MetadataRoutes(Head head, QueryOptions options, QueryMetrics metrics) {
-        this.head = head;
-        this.options = options;
-        this.metrics = metrics;
+    MetadataRoutes(QueryContext context) {
+        this.head = context.head();
+        this.context = context;
     }
 
     Reply labels(FullHttpRequest request) throws ApiError {
@@ -62,7 +60,7 @@ final class MetadataRoutes {
         List<Matcher[]> sets = QueryRequests.matchers(params, true);
         int limit = QueryRequests.limit(params);
         SeriesUnion union = select(params, sets);
-        QueryBudget budget = new QueryBudget(options, metrics);
+        QueryBudget budget = context.budget();
         JsonBuffer json = new JsonBuffer(4096).raw("{\"status\":\"success\",\"data\":[");
         int n = 0;
         while ((limit == 0 || n < limit) && union.next()) {
@@ -78,7 +76,7 @@ final class MetadataRoutes {
     /** Label names ({@code name} null) or the values of {@code name} over the selected series. */
     private Collection<String> fromSeries(RequestParams params, List<Matcher[]> sets, String name) throws ApiError {
         SeriesUnion union = select(params, sets);
-        QueryBudget budget = new QueryBudget(options, metrics);
+        QueryBudget budget = context.budget();
         TreeSet<String> found = new TreeSet<>();
         while (union.next()) {
             SeriesSnapshot snapshot = union.snapshot();

@@ -27,9 +27,10 @@ public final class QueryApi {
      */
     public static Router addTo(Router router, Head head, QueryOptions options, MeterRegistry registry, LongSupplier clockMs) {
         QueryMetrics metrics = new QueryMetrics(registry);
-        ExportRoute export = new ExportRoute(head, options, metrics);
-        MetadataRoutes metadata = new MetadataRoutes(head, options, metrics);
-        QueryRoutes query = new QueryRoutes(head, options, metrics, clockMs);
+        QueryContext context = new QueryContext(head, options, metrics);
+        ExportRoute export = new ExportRoute(context);
+        MetadataRoutes metadata = new MetadataRoutes(context);
+        QueryRoutes query = new QueryRoutes(context, clockMs);
         getAndPost(router, ExportRoute.PATH, timed(metrics, "export", export));
         getAndPost(router, MetadataRoutes.LABELS_PATH, timed(metrics, "labels", metadata::labels));
         getAndPost(router, MetadataRoutes.LABEL_VALUES_PATH, timed(metrics, "label_values", metadata::labelValues));
@@ -37,7 +38,7 @@ public final class QueryApi {
         getAndPost(router, QueryRoutes.QUERY_PATH, timed(metrics, "query", query::instant));
         getAndPost(router, QueryRoutes.QUERY_RANGE_PATH, timed(metrics, "query_range", query::range));
         router.blocking(HttpMethod.POST, RemoteReadRoute.PATH,
-                timed(metrics, "read", new RemoteReadRoute(head, options, metrics)));
+                timed(metrics, "read", new RemoteReadRoute(context)));
         return router;
     }
 

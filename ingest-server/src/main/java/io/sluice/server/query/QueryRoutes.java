@@ -31,14 +31,12 @@ final class QueryRoutes {
     static final long STALE_NAN_BITS = 0x7ff0000000000002L;
 
     private final Head head;
-    private final QueryOptions options;
-    private final QueryMetrics metrics;
+    private final QueryContext context;
     private final LongSupplier clockMs;
 
-    QueryRoutes(Head head, QueryOptions options, QueryMetrics metrics, LongSupplier clockMs) {
-        this.head = head;
-        this.options = options;
-        this.metrics = metrics;
+    QueryRoutes(QueryContext context, LongSupplier clockMs) {
+        this.head = context.head();
+        this.context = context;
         this.clockMs = clockMs;
     }
 
@@ -46,7 +44,7 @@ final class QueryRoutes {
         RequestParams params = RequestParams.of(request);
         Selection selection = SelectorParser.parse(required(params, "query"));
         long t = QueryRequests.time(params, "time", clockMs.getAsLong());
-        QueryBudget budget = new QueryBudget(options, metrics);
+        QueryBudget budget = context.budget();
         JsonBuffer json = new JsonBuffer(4096);
         if (selection.isRange()) {
             json.raw("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[");
@@ -78,7 +76,7 @@ final class QueryRoutes {
             throw ApiError.badData("invalid parameter \"query\": invalid expression type \"range vector\" for range "
                     + "query, must be Scalar or instant Vector");
         }
-        QueryBudget budget = new QueryBudget(options, metrics);
+        QueryBudget budget = context.budget();
         JsonBuffer json = new JsonBuffer(4096).raw("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[");
         steps(selection, startMs, endMs, stepMs, budget, json);
         return MetadataRoutes.ok(json.raw("]}}"));
@@ -86,7 +84,7 @@ final class QueryRoutes {
 
     /** The instant vector at {@code t}: {@code {"metric":{...},"value":[t,"v"]}} per series. */
     private void latestSamples(Selection selection, long t, QueryBudget budget, JsonBuffer json) throws ApiError {
-        HeadQuery query = head.query(t - options.lookbackDeltaMs() + 1, t, selection.matcherArray());
+        HeadQuery query = head.query(t - context.options().lookbackDeltaMs() + 1, t, selection.matcherArray());
         boolean first = true;
         while (query.next()) {
             long bits = 0;
@@ -136,7 +134,7 @@ final class QueryRoutes {
     /** Each step's instant value, one pass over each series' samples. */
     private void steps(Selection selection, long startMs, long endMs, long stepMs, QueryBudget budget, JsonBuffer json)
             throws ApiError {
-        long lookback = options.lookbackDeltaMs();
+        long lookback = context.options().lookbackDeltaMs();
         HeadQuery query = head.query(startMs - lookback + 1, endMs, selection.matcherArray());
         boolean first = true;
         while (query.next()) {

@@ -38,20 +38,18 @@ final class RemoteReadRoute implements Route {
     static final int MAX_FRAME_CHUNK_BYTES = 1 << 20;
 
     private final Head head;
-    private final QueryOptions options;
-    private final QueryMetrics metrics;
+    private final QueryContext context;
 
-    RemoteReadRoute(Head head, QueryOptions options, QueryMetrics metrics) {
-        this.head = head;
-        this.options = options;
-        this.metrics = metrics;
+    RemoteReadRoute(QueryContext context) {
+        this.head = context.head();
+        this.context = context;
     }
 
     @Override
     public Reply handle(FullHttpRequest request) throws ApiError {
         byte[] body = ByteBufUtil.getBytes(request.content());
         ReadRequestDecoder.ReadRequest read = new ReadRequestDecoder().decode(body, body.length);
-        QueryBudget budget = new QueryBudget(options, metrics);
+        QueryBudget budget = context.budget();
         if (read.responseType() == ReadRequestDecoder.STREAMED_XOR_CHUNKS) {
             return Reply.streamed(STREAMED_CONTENT_TYPE, Map.of(), out -> streamChunks(read, budget, out));
         }

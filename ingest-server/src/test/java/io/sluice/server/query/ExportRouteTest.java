@@ -2,6 +2,7 @@ package io.sluice.server.query;
 
 import static io.sluice.server.query.QueryFixture.enc;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -143,5 +144,25 @@ class ExportRouteTest {
         assertThat(scrape).contains("sluice_query_rejected_total{reason=\"max_series\"} 1.0")
                 .contains("sluice_query_rejected_total{reason=\"max_samples\"} 1.0")
                 .contains("sluice_query_duration_seconds_count{endpoint=\"export\"} 3");
+    }
+
+    @Test
+    void aSampleLimitPassedAfterTheFirstChunkCutsTheTransfer(@TempDir Path other) throws Exception {
+        fx.close();
+        fx = new QueryFixture(other, 2, new QueryOptions(1000, 20_000, 300_000));
+        long[] ts = new long[1000];
+        double[] vs = new double[1000];
+        for (int i = 0; i < ts.length; i++) {
+            ts[i] = 1_000_000L + i;
+            vs[i] = i;
+        }
+        for (int s = 0; s < 40; s++) {
+            fx.submit(Map.of("__name__", "cut", "s", Integer.toString(s)), ts, vs);
+        }
+        fx.awaitApplied();
+        // 40,000 samples, about 14 bytes each: the 20,001st comes long after the first 64 KiB chunk left
+        assertThatThrownBy(() -> fx.get("/api/v1/export?match[]=cut")).isInstanceOf(java.io.IOException.class);
+        assertThat(fx.registry.scrape()).contains("sluice_query_rejected_total{reason=\"max_samples\"} 1.0");
+        assertThat(fx.get("/api/v1/export?match[]=" + enc("cut{s=~\"1.\"}")).body().lines()).hasSize(10);
     }
 }

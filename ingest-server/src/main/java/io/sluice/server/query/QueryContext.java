@@ -1,0 +1,14 @@
+package io.sluice.server.query;
+
+import io.sluice.core.head.Head;
+
+/**
+ * What every query route reads from: the head, the limits and the meters. Immutable, shared by the
+ * routes and their worker threads.
+ */
+record QueryContext(Head head, QueryOptions options, QueryMetrics metrics) {
+    /** A fresh budget for one query. */
+    QueryBudget budget() {
+        return new QueryBudget(options, metrics);
+    }
+}
