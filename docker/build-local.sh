@@ -159,8 +159,6 @@ build_sluice_image() {
     -t "$image" "$root" > "$cache/podman-build.log" 2>&1 \
     || { tail -n 30 "$cache/podman-build.log" >&2; fail "podman build failed, see $cache/podman-build.log"; }
   step "image: built in $((SECONDS - t0)) s, $(podman image inspect --format '{{.Size}}' "$image" | awk '{printf "%.0f MB", $1/1e6}')"
-  # Earlier builds' images, now untagged (both stages carry the label); this build's stay as its cache.
-  podman image prune -f --filter label=io.sluice.stage --filter "until=$((SECONDS - t0 + 1))s" >/dev/null 2>&1 || true
 }
 
 # ------------------------------------------------------------------------------------------- smoke
