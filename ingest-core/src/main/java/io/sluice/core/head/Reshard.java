@@ -14,8 +14,10 @@ import java.util.stream.Stream;
 /**
  * Moves a head's data to a new shard count, before the shards start, on the calling thread.
  *
- * <p>The old {@code shard-i} directories are first renamed into {@code reshard-from/} (so a crash
- * midway restarts the move from them: new shard directories left behind are deleted first). Then,
+ * <p>The old {@code shard-i} directories are first moved into {@code reshard-from.tmp/}, which is then
+ * renamed to {@code reshard-from/} (a crash before that rename leaves old directories only, which the
+ * next start moves on; a crash after it restarts the move from {@code reshard-from/}, deleting the new
+ * shard directories left behind). Then,
  * one old shard at a time, it is opened as usual (checkpoint + WAL tail), and every series is fed,
  * sample by sample in time order, to the new shard its hash routes to, through the ordinary batch
  * path (SERIES and SAMPLES records in the new WAL, chunk cuts to the new chunk files). Each new
@@ -61,7 +63,8 @@ final class Reshard {
         Path from = options.dataDirectory().resolve(OLD_DIRECTORY);
         TreeSet<Integer> present = shardDirectories(options.dataDirectory());
         boolean sameCount = present.size() == options.shards() && present.last() == options.shards() - 1;
-        return Files.isDirectory(from) || (!present.isEmpty() && !sameCount);
+        return Files.isDirectory(from) || Files.isDirectory(options.dataDirectory().resolve(OLD_DIRECTORY + ".tmp"))
+                || (!present.isEmpty() && !sameCount);
     }
 
     /** Moves the data to {@code options.shards()} shards; returns how many series moved. */
@@ -69,13 +72,19 @@ final class Reshard {
         Path data = options.dataDirectory();
         Path from = data.resolve(OLD_DIRECTORY);
         if (!Files.isDirectory(from)) {
-            Files.createDirectories(from);
+            // Old directories go into a staging directory that becomes reshard-from/ in one rename: a
+            // crash before it leaves only old shard directories around, which the next start moves on.
+            Path staging = data.resolve(OLD_DIRECTORY + ".tmp");
+            Files.createDirectories(staging);
             for (int i : shardDirectories(data)) {
-                Files.move(data.resolve("shard-" + i), from.resolve("shard-" + i));
+                Files.move(data.resolve("shard-" + i), staging.resolve("shard-" + i));
             }
+            io.sluice.core.head.persist.PersistFiles.syncDirectory(staging);
+            Files.move(staging, from, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            io.sluice.core.head.persist.PersistFiles.syncDirectory(data);
         } else {
             for (int i : shardDirectories(data)) {
-                deleteTree(data.resolve("shard-" + i)); // an interrupted move: start it again
+                deleteTree(data.resolve("shard-" + i)); // new shards of an interrupted move: start it again
             }
         }
         TreeSet<Integer> old = shardDirectories(from);

@@ -157,6 +157,9 @@ class HeadPersistenceTest {
             before = contents(head);
             assertAllSamples(before, 340);
         }
+        // A crash in the middle of moving the old directories aside: the next start carries on.
+        Files.createDirectories(dir.resolve("reshard-from.tmp"));
+        Files.move(dir.resolve("shard-2"), dir.resolve("reshard-from.tmp").resolve("shard-2"));
         try (Head head = open(2, streams, accounting)) {
             assertThat(shardDirectories()).containsExactly("shard-0", "shard-1");
             assertThat(contents(head)).isEqualTo(before);
