@@ -14,6 +14,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
@@ -122,7 +123,7 @@ final class RouterHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                 LOG.warn("{} {}: stopped a streamed reply after its first chunk: {}", request.method(), request.uri(),
                         e.getMessage());
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             LOG.debug("{} {}: streaming stopped: {}", request.method(), request.uri(), e.toString());
             out.abort();
             return;

@@ -92,13 +92,21 @@ class RemoteReadTest {
     }
 
     private HttpResponse<byte[]> post(byte[] raw) throws Exception {
+        return post(fx, raw);
+    }
+
+    private static HttpResponse<byte[]> post(QueryFixture fx, byte[] raw) throws Exception {
         SnappyJavaCompressor snappy = new SnappyJavaCompressor();
         byte[] compressed = new byte[snappy.maxCompressedLength(raw.length)];
         int length = snappy.compress(raw, 0, raw.length, compressed, 0, compressed.length);
-        return postRaw(Arrays.copyOf(compressed, length));
+        return postRaw(fx, Arrays.copyOf(compressed, length));
     }
 
     private HttpResponse<byte[]> postRaw(byte[] body) throws Exception {
+        return postRaw(fx, body);
+    }
+
+    private static HttpResponse<byte[]> postRaw(QueryFixture fx, byte[] body) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(TestHttp.uri(fx.http.address(), "/api/v1/read"))
                 .header("Content-Type", "application/x-protobuf").header("Content-Encoding", "snappy")
                 .header("X-Prometheus-Remote-Read-Version", "0.1.0")
@@ -195,7 +203,17 @@ class RemoteReadTest {
         }
     }
 
-    private static List<ChunkedReadResponse> frames(byte[] body) throws Exception {
+    /** POSTs a STREAMED_XOR_CHUNKS read of every series named {@code metric}; the raw body. */
+    static byte[] streamedRead(QueryFixture fx, String metric) throws Exception {
+        ReadRequest request = ReadRequest.newBuilder()
+                .addQueries(query(Long.MIN_VALUE, Long.MAX_VALUE, matcher(LabelMatcher.Type.EQ, "__name__", metric)))
+                .addAcceptedResponseTypes(ReadRequest.ResponseType.STREAMED_XOR_CHUNKS).build();
+        HttpResponse<byte[]> r = post(fx, request.toByteArray());
+        assertThat(r.statusCode()).isEqualTo(200);
+        return r.body();
+    }
+
+    static List<ChunkedReadResponse> frames(byte[] body) throws Exception {
         List<ChunkedReadResponse> frames = new ArrayList<>();
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(body));
         while (in.available() > 0) {
