@@ -92,7 +92,8 @@ public final class XorStateDescriptor {
         return (int) cursor;
     }
 
-    static int numSamples(long cursor) {
+    /** The sample count packed in an appender cursor. */
+    public static int numSamples(long cursor) {
         return (int) (cursor >>> 32) & 0xFFFF;
     }
 

@@ -39,6 +39,7 @@ import java.lang.invoke.VarHandle;
  * state, so appends after a restart continue bit for bit. Shard thread only.
  */
 final class CheckpointSeriesCodec {
+    private long restoredSamples; // shard thread, during restore
     private static final ValueLayout.OfLong FIELD = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final VarHandle CURSOR = ValueLayout.JAVA_LONG.varHandle();
     private static final int XOR_STATE_LONGS = XorStateDescriptor.SIZE / Long.BYTES;
@@ -126,6 +127,13 @@ final class CheckpointSeriesCodec {
         return problem;
     }
 
+    /** Samples restored since the last call (closed chunks and open chunks), then zero. Shard thread. */
+    long takeRestoredSamples() {
+        long n = restoredSamples;
+        restoredSamples = 0;
+        return n;
+    }
+
     /** Restores one series record (checked before with {@link #check}) into the shard. Returns its id. */
     int restore(CheckpointReader in, ChunkFileSet files, Shard shard) throws IOException {
         int id = in.getInt();
@@ -157,6 +165,7 @@ final class CheckpointSeriesCodec {
             MemorySegment.copy(files.segment(ref), ChunkFileSet.bytesOffset(ref), chunks.page(handle), ChunkMemory.offset(handle),
                     chunkLength);
             store.restoreClosed(id, handle, files.minTimeMs(ref), files.maxTimeMs(ref), ref);
+            restoredSamples += files.numSamples(ref);
         }
         restoreOpen(id, in, s, b, chunks);
         return id;
@@ -174,6 +183,7 @@ final class CheckpointSeriesCodec {
             s.set(FIELD, state + (long) i * Long.BYTES, in.getLong());
         }
         long cursor = in.getLong();
+        restoredSamples += XorStateDescriptor.numSamples(cursor);
         long at = in.skip(openLength);
         MemorySegment.copy(in.mapping(), at, chunks.page(handle), ChunkMemory.offset(handle), openLength);
         store.restoreOpen(id, handle);

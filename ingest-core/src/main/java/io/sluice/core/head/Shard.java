@@ -86,6 +86,7 @@ public final class Shard implements AutoCloseable {
     private volatile boolean syncRequested;
     private volatile Thread worker;                // unparked on submit, if set
     private volatile boolean checkpointRequested;
+    private volatile boolean checkpointOnClose = true; // false: close leaves the files as they are (benchmarks)
     private volatile RestoreReport restoreReport = RestoreReport.NONE;
     private volatile long checkpointRounds;        // checkpoints attempted and finished (written or failed)
     private volatile int activeSeries;
@@ -237,6 +238,11 @@ public final class Shard implements AutoCloseable {
     /** See {@link ShardCheckpoints#refillUntil}. Any thread, after {@link #start()}. */
     public void refillUntil(long[] targetByStream) {
         checkpoints.refillUntil(targetByStream);
+    }
+
+    /** Makes {@link #close()} leave the files as they are (no checkpoint), e.g. to time a restart repeatedly. Any thread. */
+    void skipCheckpointOnClose() {
+        checkpointOnClose = false;
     }
 
     /** Asks the shard thread to checkpoint at its next {@link #doWork()}. Any thread. */
@@ -391,7 +397,7 @@ public final class Shard implements AutoCloseable {
     /** Checkpoints (if the shard started), syncs and closes the WAL and the chunk file, frees memory. Shard thread. */
     @Override
     public void close() throws IOException {
-        if (!closed && wal != null && replayed && retryBatch == null) {
+        if (checkpointOnClose && !closed && wal != null && replayed && retryBatch == null) {
             checkpoint();
         }
         closeWithoutCheckpoint();

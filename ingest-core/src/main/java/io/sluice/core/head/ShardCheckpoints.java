@@ -386,6 +386,7 @@ final class ShardCheckpoints implements AutoCloseable {
             while (store.count() < nextSeriesId) {
                 shard.createEvictedPlaceholder();
             }
+            stats.add(ShardStats.Counter.RESTORED_SAMPLES, codec.takeRestoredSamples());
             lastPosition = position;
             lastLowestFile = lowest;
             chunkWriter = continueChunkFile(chunkPosition);

@@ -24,6 +24,8 @@ public final class ShardStats {
         WAL_SYNCS,
         REPLAYED_RECORDS,
         REPLAYED_SAMPLES,
+        /** Samples loaded at start from a checkpoint and its chunk files (not replayed from the WAL). */
+        RESTORED_SAMPLES,
         /** WAL records that replay could not decode (their samples are re-consumed from Kafka). */
         REPLAY_MALFORMED_RECORDS,
         /** Chunks dropped because a series' chunk list was full (head holds 128 chunks per series). */

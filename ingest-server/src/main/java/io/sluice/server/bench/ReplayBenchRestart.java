@@ -62,11 +62,13 @@ public final class ReplayBenchRestart {
         long t0 = System.nanoTime();
         MemoryAccounting accounting = new MemoryAccounting();
         Head head = new Head(options, new StreamRegistry(), accounting);
+        head.skipCheckpointOnClose(); // the data directory stays as it was: the restart can be timed again
         try {
             head.start();
             double seconds = (System.nanoTime() - t0) / 1e9;
             Map<String, Long> status = procStatusKb();
-            return new Result(HeadTotals.sum(head, ShardStats.Counter.REPLAYED_SAMPLES), head.seriesCount(),
+            long held = HeadTotals.sum(head, ShardStats.Counter.REPLAYED_SAMPLES) + HeadTotals.sum(head, ShardStats.Counter.RESTORED_SAMPLES);
+            return new Result(held, head.seriesCount(),
                     HeadTotals.sum(head, ShardStats.Counter.REPLAYED_RECORDS), HeadTotals.sum(head, ShardStats.Counter.REPLAY_MALFORMED_RECORDS), seconds,
                     status.getOrDefault("RssAnon", -1L), status.getOrDefault("RssFile", -1L), status.getOrDefault("VmHWM", -1L),
                     accounting.totalBytes() / 1024, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / 1024);

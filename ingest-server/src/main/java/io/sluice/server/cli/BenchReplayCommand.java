@@ -2,6 +2,7 @@ package io.sluice.server.cli;
 
 import io.sluice.core.head.HeadOptions;
 import io.sluice.server.bench.GaugeWorkload;
+import io.sluice.server.bench.PersistedFilesAside;
 import io.sluice.server.bench.ReplayBenchRestart;
 import io.sluice.server.bench.ReplayBenchWriter;
 import io.sluice.server.bench.RestartProcess;
@@ -49,6 +50,13 @@ final class BenchReplayCommand implements Callable<Integer> {
 
     @Option(names = "--shards", paramLabel = "K", description = "Shards (default: one per core); --replay-only needs the count the WAL was written with.")
     Integer shards;
+
+    @Option(names = "--from", paramLabel = "wal|checkpoint", defaultValue = "wal",
+            description = "What the restart starts from: 'wal' moves the checkpoints and chunk files aside for the "
+                    + "restart (WAL-only replay, like the Prometheus harness' -drop-mmap) and puts them back; "
+                    + "'checkpoint' restarts as the service does (load the checkpoint, replay the WAL after it). "
+                    + "Default ${DEFAULT-VALUE}.")
+    String from;
 
     @ArgGroup(exclusive = true)
     Mode mode = new Mode();
@@ -105,6 +113,9 @@ final class BenchReplayCommand implements Callable<Integer> {
 
     private HeadOptions options() {
         int shardCount = shards != null ? shards : Runtime.getRuntime().availableProcessors();
+        if (!from.equals("wal") && !from.equals("checkpoint")) {
+            throw new IllegalArgumentException("--from is 'wal' or 'checkpoint', not '" + from + "'");
+        }
         if (series < 1) {
             throw new IllegalArgumentException("--series must be at least 1, not " + series);
         }
@@ -149,9 +160,17 @@ final class BenchReplayCommand implements Callable<Integer> {
             throws IOException, InterruptedException {
         List<String> args = List.of("bench", "replay", "--in-process", "--dir", dir.toString(), "--shards",
                 Integer.toString(options.shards()));
-        out.println("restart: a fresh JVM replays " + dir.toAbsolutePath());
+        out.println("restart: a fresh JVM restarts " + dir.toAbsolutePath() + " from " + (from.equals("wal")
+                ? "the WAL alone (checkpoints and chunk files moved aside)" : "its checkpoint and the WAL after it"));
         out.flush();
-        RestartProcess.Outcome outcome = RestartProcess.run(args, childJvmOptions, out);
+        RestartProcess.Outcome outcome;
+        if (from.equals("wal")) {
+            try (PersistedFilesAside aside = PersistedFilesAside.of(dir)) {
+                outcome = RestartProcess.run(args, childJvmOptions, out);
+            }
+        } else {
+            outcome = RestartProcess.run(args, childJvmOptions, out);
+        }
         ReplayBenchRestart.Result result = outcome.result();
         if (outcome.exitCode() != 0 || result == null) {
             context.error("bench replay: the restarted process failed (exit " + outcome.exitCode() + "): "

@@ -49,6 +49,8 @@ final class ShardCounterMeters {
         put(Counter.BATCHES_APPLIED, "sluice.batches.applied", Tags.empty(), "Batches a shard applied");
         put(Counter.REPLAYED_RECORDS, "sluice.replay.records", Tags.empty(), "WAL records replayed at start");
         put(Counter.REPLAYED_SAMPLES, "sluice.replay.samples", Tags.empty(), "Samples replayed from the WAL at start");
+        put(Counter.RESTORED_SAMPLES, "sluice.restore.samples", Tags.empty(),
+                "Samples loaded at start from checkpoints and chunk files");
         put(Counter.REPLAY_MALFORMED_RECORDS, "sluice.replay.malformed.records", Tags.empty(),
                 "WAL records replay could not decode (their samples are consumed again from Kafka)");
         put(Counter.CHUNKS_DROPPED, "sluice.chunks.dropped", Tags.empty(),

@@ -42,6 +42,16 @@ class BenchReplayCommandTest {
             assertThat(run.out()).containsPattern("restart process: wall [\\d.]+ s, CPU [\\d.]+ s .* peak RSS \\d+ MB");
         }
         assertThat(run.out()).containsPattern("WAL: [\\d,]+ bytes, [\\d.]+ bytes/sample");
+        assertThat(run.out()).contains("from the WAL alone");
+        // The WAL-only restart put the writer's checkpoint back and wrote none: the same directory restarts from it.
+        try (var files = Files.list(data.resolve("shard-0"))) {
+            assertThat(files.map(p -> p.getFileName().toString())).anyMatch(n -> n.startsWith("checkpoint."))
+                    .noneMatch(n -> n.equals(".bench-aside"));
+        }
+        CliRun fromCheckpoint = CliRun.run("bench", "replay", "--replay-only", "--from", "checkpoint", "--samples",
+                Long.toString(SAMPLES), "--dir", data.toString(), "--shards", "2");
+        assertThat(fromCheckpoint.exitCode()).as(fromCheckpoint.err()).isZero();
+        assertThat(fromCheckpoint.out()).contains("from its checkpoint").contains("restart| replay_done samples=200000 series=1000");
 
         // A third process' view: open the WALs again and read every sample back.
         GaugeWorkload expected = new GaugeWorkload(SERIES);
@@ -92,6 +102,9 @@ class BenchReplayCommandTest {
         run = CliRun.run("bench", "replay", "--dir", dir.resolve("new").toString());
         assertThat(run.exitCode()).isEqualTo(ExitCodes.CONFIG);
         assertThat(run.errLines()).singleElement().asString().contains("--samples is required");
+        run = CliRun.run("bench", "replay", "--replay-only", "--from", "disk", "--dir", full.toString());
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(run.errLines()).singleElement().asString().contains("--from is 'wal' or 'checkpoint'");
         run = CliRun.run("bench", "replay", "--replay-only", "--dir", dir.resolve("absent").toString());
         assertThat(run.exitCode()).isEqualTo(ExitCodes.CONFIG);
         assertThat(run.errLines()).singleElement().asString().contains("is not a directory");
