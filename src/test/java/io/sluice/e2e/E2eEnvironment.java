@@ -59,7 +59,7 @@ final class E2eEnvironment {
 
     /** Pace of the kill -9 test's producer: one round (a sample of every series) per this many ms. */
     static long roundIntervalMs() {
-        return Long.getLong("sluice.e2e.round-interval-ms", 50);
+        return Long.getLong("sluice.e2e.round-interval-ms", 100);
     }
 
     /** A fresh directory under target/e2e for one test. */

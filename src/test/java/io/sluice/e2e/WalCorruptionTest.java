@@ -63,8 +63,8 @@ class WalCorruptionTest {
         if (damage != WalDamage.TORN_LAST_RECORD) { // the torn OFFSETS record may not be above the commit
             assertThat(log).contains("WAL data was lost");
         }
-        SampleTally tally = scenario.verify(FIRST_ROUNDS + MORE_ROUNDS, "damage=" + damage + " at " + done.file()
+        CrashScenario.Verdict verdict = scenario.verify(FIRST_ROUNDS + MORE_ROUNDS, "damage=" + damage + " at " + done.file()
                 + (done.offset() >= 0 ? ":" + done.offset() : ""));
-        assertThat(tally.isExact()).as(tally.summary()).isTrue();
+        assertThat(verdict.isExact()).as(verdict.summary()).isTrue();
     }
 }
