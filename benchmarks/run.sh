@@ -3,27 +3,18 @@
 # JSON results to benchmarks/results/<date>-<name>.json.
 #
 #   benchmarks/run.sh                 # everything
-#   benchmarks/run.sh 'wal\.'         # one area (package names: wal, chunks, labels, head, decode)
-#   benchmarks/run.sh Xor -p shape=jittered   # extra JMH arguments after the regex
+#   benchmarks/run.sh 'wal\.'         # one area (package names: wal, chunks, labels, head, query, decode)
+#   benchmarks/run.sh Xor -p shape=constant   # extra JMH arguments after the regex
+#   benchmarks/run.sh 'query\.' -p selector=one -f 1 -wi 2 -i 3   # a quick subset
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-
-if [ -z "${JAVA_HOME:-}" ] || ! "$JAVA_HOME/bin/java" -version 2>&1 | grep -q 'version "25'; then
-  for c in /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/*25*; do
-    if [ -x "$c/bin/java" ] && "$c/bin/java" -version 2>&1 | grep -q 'version "25'; then JAVA_HOME="$c"; break; fi
-  done
-fi
-export JAVA_HOME
-jar="benchmarks/target/benchmarks.jar"
-if [ ! -f "$jar" ] || [ -n "$(find wal ingest-core ingest-server benchmarks -name '*.java' -newer "$jar" -print -quit 2>/dev/null)" ]; then
-  ./mvnw -q -B -DskipTests -pl benchmarks -am package
-fi
+source benchmarks/lib.sh
+build_benchmarks_jar
 
 regex="${1:-.}"; shift || true
 mkdir -p benchmarks/results
-name="$(echo "$regex" | tr -c 'A-Za-z0-9' '_' | sed 's/_*$//')"
+name="$(safe_name "$regex")"
 out="benchmarks/results/$(date +%F)-${name:-all}.json"
-"$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow \
-  -jar "$jar" "$regex" -prof gc -rf json -rff "$out" "$@"
+"$JAVA" "${JVM_FLAGS[@]}" -jar "$BENCH_JAR" "$regex" -prof gc -rf json -rff "$out" "$@"
 echo "results: $out"

@@ -174,6 +174,20 @@ final class SegmentWriter {
         return true;
     }
 
+    /**
+     * Seals the current segment and starts the next, unless the current one holds no record yet;
+     * returns the position where the next record will start (a segment's first record).
+     */
+    long rollToNewSegment() throws IOException {
+        if (claimOffset >= 0) {
+            throw new IllegalStateException("cannot roll with a claim open at " + WalPosition.toString(claimPosition()));
+        }
+        if (sealed || tailOffset > SegmentDescriptor.HEADER_LENGTH) {
+            roll();
+        }
+        return WalPosition.of(segment.index, tailOffset);
+    }
+
     private void roll() throws IOException {
         int next = segment.index + 1;
         SegmentFiles.prepare(directory, next, newSegmentSizeBytes, preallocator);

@@ -181,6 +181,18 @@ public final class Wal implements AutoCloseable {
         return writer.maybeSync(nowNanos);
     }
 
+    /**
+     * Starts a new segment now (sealing and forcing the current one), unless the current segment is
+     * still empty. Returns the position of the next record, the first of its segment: a checkpoint
+     * taken here lets every earlier segment go, and a reader starting here needs none of them.
+     * Owner thread; no claim may be open.
+     *
+     * @throws IOException if the next segment cannot be created (e.g. a full disk); nothing changed
+     */
+    public long rollSegment() throws IOException {
+        return writer.rollToNewSegment();
+    }
+
     /** End of the last committed record (where the next starts). Any thread. */
     public long writtenPosition() {
         return writer.writtenPosition();

@@ -112,6 +112,28 @@ class WalWriterTest {
     }
 
     @Test
+    void rollSegmentStartsANewSegmentOnlyWhenTheCurrentHoldsRecords() throws IOException {
+        try (Wal wal = open()) {
+            long empty = wal.rollSegment();
+            assertThat(empty).as("an empty segment is not rolled").isEqualTo(WalPosition.of(0, SegmentDescriptor.HEADER_LENGTH));
+            wal.append(1, new byte[100], 0, 100);
+            long next = wal.rollSegment();
+            assertThat(next).isEqualTo(WalPosition.of(1, SegmentDescriptor.HEADER_LENGTH));
+            assertThat(wal.durablePosition()).as("the sealed segment was forced").isEqualTo(next);
+            assertThat(wal.rollSegment()).as("idempotent").isEqualTo(next);
+            wal.append(2, new byte[10], 0, 10);
+            assertThat(wal.deleteSegmentsBefore(next)).isEqualTo(1);
+            try (WalReader reader = wal.openReader(next)) {
+                assertThat(reader.next()).isTrue();
+                assertThat(reader.type()).isEqualTo(2);
+            }
+            wal.claim(1, 10);
+            assertThatThrownBy(wal::rollSegment).isInstanceOf(IllegalStateException.class);
+            wal.abort();
+        }
+    }
+
+    @Test
     void deleteSegmentsBeforeKeepsThePositionsSegmentAndReadersInDeletedOnes() throws IOException {
         try (Wal wal = open()) {
             List<WalTesting.Rec> written = WalTesting.appendMany(wal, new SplittableRandom(SEED), 300, 1000);

@@ -4,14 +4,11 @@ import io.sluice.core.head.Shard;
 import io.sluice.core.head.ShardBatch;
 import io.sluice.core.head.ShardOptions;
 import io.sluice.core.head.StreamRegistry;
-import io.sluice.core.labels.LabelLimits;
-import io.sluice.core.labels.LabelsBuilder;
 import io.sluice.core.memory.MemoryAccounting;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
@@ -43,18 +40,9 @@ final class ShardDriver implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         stream = streams.idOf("metrics", 0);
-        labels = new byte[series][];
-        hashes = new long[series];
-        LabelsBuilder builder = new LabelsBuilder(LabelLimits.DEFAULT);
-        for (int s = 0; s < series; s++) {
-            builder.reset().add("__name__", "node_cpu_seconds_total").add("cpu", Integer.toString(s % 16))
-                    .add("mode", s % 2 == 0 ? "user" : "system").add("instance", "host-" + (s / 32) + ".example.org:9100")
-                    .add("job", "node").add("env", "prod").add("region", "eu-west-" + (s % 3))
-                    .add("cluster", "c" + (s % 7)).add("team", "platform").add("service", "svc-" + (s % 50));
-            builder.build();
-            labels[s] = Arrays.copyOf(builder.bytes(), builder.length());
-            hashes[s] = builder.hash();
-        }
+        NodeCpuSeries generated = new NodeCpuSeries(series);
+        labels = generated.labels;
+        hashes = generated.hashes;
     }
 
     /** Fills one batch with one sample per series (first {@code count} series) and applies it. */
@@ -65,7 +53,7 @@ final class ShardDriver implements AutoCloseable {
         long t = 1_700_000_000_000L + r * 15_000;
         for (int s = 0; s < count; s++) {
             boolean fits = batch.series(hashes[s], labels[s], 0, labels[s].length)
-                    && batch.sample(t, Double.doubleToRawLongBits(Math.round((40 + s % 60 + 5 * Math.sin(r / 40.0 + s)) * 100) / 100.0));
+                    && batch.sample(t, NodeCpuSeries.valueBits(s, r));
             if (!fits) {
                 throw new IllegalStateException("batch of " + batch.capacityBytes() + " bytes full at series " + s);
             }

@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /** Small helpers of the Kafka benchmark harnesses: arguments, thread counters, clean-up. */
-final class BenchSupport {
+public final class BenchSupport {
     static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
@@ -82,7 +82,7 @@ final class BenchSupport {
         return n;
     }
 
-    static void deleteRecursively(Path dir) {
+    public static void deleteRecursively(Path dir) {
         if (!Files.exists(dir)) {
             return;
         }

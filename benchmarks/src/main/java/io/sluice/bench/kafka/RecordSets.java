@@ -41,8 +41,11 @@ final class RecordSets {
 
             @Override
             public boolean endRecord() {
-                int length = writer.finish();
-                records.add(Arrays.copyOf(writer.bytes(), length));
+                writer.finish();
+                for (int i = 0; i < writer.values(); i++) { // json: one value per sample
+                    int from = writer.valueOffset(i);
+                    records.add(Arrays.copyOfRange(writer.bytes(), from, from + writer.valueLength(i)));
+                }
                 return true;
             }
         });

@@ -35,8 +35,15 @@ public final class Head implements AutoCloseable {
         }
     }
 
-    /** Starts every shard's thread; they replay their WALs in parallel. Returns when all are replayed. */
+    /**
+     * Starts every shard's thread; they load their checkpoints and replay their WALs in parallel.
+     * Returns when all are replayed. If the data directory holds shards of another count, their data
+     * is first moved to this count ({@link Reshard}, on the calling thread).
+     */
     public void start() throws IOException {
+        if (Reshard.needed(options)) {
+            Reshard.run(options, streams, accounting);
+        }
         CountDownLatch started = new CountDownLatch(shards.length);
         for (int i = 0; i < shards.length; i++) {
             runners[i] = new ShardRunner(shards[i], started);
@@ -54,6 +61,7 @@ public final class Head implements AutoCloseable {
                 throw new IOException("a shard failed to start: " + runner.failure().getMessage(), runner.failure());
             }
         }
+        setRefillTargets();
     }
 
     public HeadOptions options() {
@@ -103,6 +111,76 @@ public final class Head implements AutoCloseable {
         return min;
     }
 
+    /**
+     * True while a shard that found its persisted data damaged beyond what its WAL and checkpoints
+     * can rebuild (it started empty, see {@link RestoreReport#discardedData()}) has not caught up
+     * again: the Kafka layer must then consume each partition from {@code durableWatermark + 1} (the
+     * earliest offset when that is 0), even below the committed offset. Survives restarts until the
+     * shard reaches what the other shards held. Any thread, after {@link #start()}.
+     */
+    public boolean discardedData() {
+        for (Shard shard : shards) {
+            if (shard.isRefilling()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Tells each refilling shard what to reach: per stream, the highest durable watermark of the other
+     * shards (the committed offset, min over shards + 1, cannot be above it + 1). With one shard there
+     * is no such bound and the refill state stays (consuming from the shard's own watermark is always
+     * exactly-once for this instance).
+     */
+    private void setRefillTargets() {
+        for (int i = 0; i < shards.length; i++) {
+            if (!shards[i].isRefilling() || shards.length == 1) {
+                continue;
+            }
+            long[] target = new long[streams.size()];
+            java.util.Arrays.fill(target, -1L);
+            for (int j = 0; j < shards.length; j++) {
+                for (int s = 0; j != i && s < target.length; s++) {
+                    target[s] = Math.max(target[s], shards[j].durableWatermark(s));
+                }
+            }
+            shards[i].refillUntil(target);
+        }
+    }
+
+    /**
+     * Asks every shard to checkpoint at its next loop turn and waits until each tried (or
+     * {@code timeoutMs} passed). Returns whether every shard wrote one. Any thread but a shard's.
+     */
+    public boolean checkpoint(long timeoutMs) throws InterruptedException {
+        long[] before = new long[shards.length];
+        long failuresBefore = 0;
+        for (int i = 0; i < shards.length; i++) {
+            before[i] = written(i);
+            failuresBefore += shards[i].stats().get(ShardStats.Counter.CHECKPOINT_FAILURES);
+            shards[i].requestCheckpoint();
+        }
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        for (int i = 0; i < shards.length; i++) {
+            while (written(i) == before[i]) {
+                if (System.nanoTime() > deadline || runners[i] == null || !runners[i].isAlive()) {
+                    return false;
+                }
+                Thread.sleep(1); // a checkpoint takes milliseconds to seconds; no busy wait
+            }
+        }
+        long failures = 0;
+        for (Shard shard : shards) {
+            failures += shard.stats().get(ShardStats.Counter.CHECKPOINT_FAILURES);
+        }
+        return failures == failuresBefore;
+    }
+
+    private long written(int shard) {
+        return shards[shard].checkpointRounds();
+    }
+
     /** Asks every shard to sync its WAL at its next loop turn (revocation, shutdown). Any thread. */
     public void requestSync() {
         for (Shard shard : shards) {
@@ -137,7 +215,7 @@ public final class Head implements AutoCloseable {
     public long seriesCount() {
         long n = 0;
         for (Shard shard : shards) {
-            n += shard.seriesCount();
+            n += shard.activeSeriesCount();
         }
         return n;
     }

@@ -1,20 +1,34 @@
 package io.sluice.core.head;
 
 import io.sluice.core.chunk.ChunkCutPolicy;
+import io.sluice.core.head.persist.ChunkFileDescriptor;
 import java.nio.file.Path;
 
 /**
  * Configuration of the head: how many shards, where their WALs live, and the per-shard options.
  *
- * @param dataDirectory the head's directory; shard {@code i} keeps its WAL in {@code shard-i/wal}
- * @param shards        shard workers (threads); default one per core
+ * @param dataDirectory        the head's directory; shard {@code i} keeps its WAL in {@code shard-i/wal},
+ *                             its chunk files in {@code shard-i/chunks} and its checkpoints in {@code shard-i}
+ * @param shards               shard workers (threads); default one per core
+ * @param checkpointIntervalMs {@code head.checkpoint-interval}: how often each shard checkpoints (0: only on close)
+ * @param seriesIdleTimeoutMs  {@code head.series-idle-timeout}: idle series are dropped at checkpoints (0: never)
+ * @param chunkFileBytes       size of one chunk file
  */
 public record HeadOptions(Path dataDirectory, int shards, long walSegmentBytes, long walSyncIntervalMs, int queueBatches,
-                          int batchBytes, int maxSeriesPerShard, long chunkRangeMs) {
+                          int batchBytes, int maxSeriesPerShard, long chunkRangeMs, long checkpointIntervalMs,
+                          long seriesIdleTimeoutMs, long chunkFileBytes) {
     public HeadOptions {
         if (shards < 1 || shards > 1024) {
             throw new IllegalArgumentException("shards must be 1..1024, not " + shards);
         }
+    }
+
+    /** Options without the persistence settings: defaults for those. */
+    public HeadOptions(Path dataDirectory, int shards, long walSegmentBytes, long walSyncIntervalMs, int queueBatches,
+                       int batchBytes, int maxSeriesPerShard, long chunkRangeMs) {
+        this(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard, chunkRangeMs,
+                ShardOptions.DEFAULT_CHECKPOINT_INTERVAL_MS, ShardOptions.DEFAULT_SERIES_IDLE_TIMEOUT_MS,
+                ChunkFileDescriptor.DEFAULT_FILE_BYTES);
     }
 
     public static HeadOptions defaults(Path dataDirectory) {
@@ -23,23 +37,48 @@ public record HeadOptions(Path dataDirectory, int shards, long walSegmentBytes, 
     }
 
     public HeadOptions withShards(int n) {
-        return new HeadOptions(dataDirectory, n, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard, chunkRangeMs);
+        return new HeadOptions(dataDirectory, n, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
+                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes);
     }
 
     public HeadOptions withWalSegmentBytes(long bytes) {
-        return new HeadOptions(dataDirectory, shards, bytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard, chunkRangeMs);
+        return new HeadOptions(dataDirectory, shards, bytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
+                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes);
     }
 
     public HeadOptions withQueue(int batches, int bytesPerBatch) {
-        return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, batches, bytesPerBatch, maxSeriesPerShard, chunkRangeMs);
+        return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, batches, bytesPerBatch, maxSeriesPerShard,
+                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes);
     }
 
     public HeadOptions withMaxSeriesPerShard(int n) {
-        return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, n, chunkRangeMs);
+        return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, n,
+                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes);
+    }
+
+    public HeadOptions withCheckpointIntervalMs(long intervalMs) {
+        return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
+                chunkRangeMs, intervalMs, seriesIdleTimeoutMs, chunkFileBytes);
+    }
+
+    public HeadOptions withSeriesIdleTimeoutMs(long timeoutMs) {
+        return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
+                chunkRangeMs, checkpointIntervalMs, timeoutMs, chunkFileBytes);
+    }
+
+    public HeadOptions withChunkFileBytes(long bytes) {
+        return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
+                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, bytes);
+    }
+
+    /** The directory of shard {@code index}. */
+    public Path shardDirectory(int index) {
+        return dataDirectory.resolve("shard-" + index);
     }
 
     ShardOptions shard(int index) {
-        return new ShardOptions(dataDirectory.resolve("shard-" + index).resolve("wal"), walSegmentBytes, walSyncIntervalMs,
-                queueBatches, batchBytes, maxSeriesPerShard, chunkRangeMs, 4);
+        return new ShardOptions(shardDirectory(index).resolve("wal"), walSegmentBytes, walSyncIntervalMs,
+                queueBatches, batchBytes, maxSeriesPerShard, chunkRangeMs, 4, checkpointIntervalMs, seriesIdleTimeoutMs,
+                chunkFileBytes);
     }
 }

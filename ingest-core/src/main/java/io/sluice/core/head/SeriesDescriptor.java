@@ -15,10 +15,10 @@ import io.sluice.core.chunk.XorStateDescriptor;
  *  +----------------+--------+--------+----------------+----------------+
  *  | closedList     | nClosed| capClsd| chunkEndMs     | minTimeMs      |
  *  +----------------+--------+--------+----------------+----------------+
- *  64               72                                112              128
- *  +----------------+--------------------------------+----------------+
- *  | maxTimeMs      | XOR appender state (40 B)      | reserved       |
- *  +----------------+--------------------------------+----------------+
+ *  64               72                                112      116     128
+ *  +----------------+--------------------------------+--------+-------+
+ *  | maxTimeMs      | XOR appender state (40 B)      | flags  | rsvd  |
+ *  +----------------+--------------------------------+--------+-------+
  * </pre>
  *
  * <ul>
@@ -27,7 +27,10 @@ import io.sluice.core.chunk.XorStateDescriptor;
  *   <li>{@code labelsRef}/{@code lblLen}: the canonical label bytes in the shard's label arena.</li>
  *   <li>{@code openChunk}: ChunkHandle of the open chunk's block (NONE before the first sample).</li>
  *   <li>{@code closedList}: ChunkHandle of a block of {@value #CLOSED_ENTRY_BYTES}-byte entries
- *       {chunk handle, minTimeMs, maxTimeMs}, oldest first; {@code nClosed} is published with release.</li>
+ *       {chunk handle, minTimeMs, maxTimeMs, chunk file ref}, oldest first; {@code nClosed} is
+ *       published with release. The ref says where the chunk lies in the shard's chunk files
+ *       (0: not written yet).</li>
+ *   <li>{@code flags}: {@link #FLAG_EVICTED} once an idle series was dropped (its id stays taken).</li>
  *   <li>{@code minTimeMs}/{@code maxTimeMs}: first and last sample the head holds (Long.MIN_VALUE: none yet).</li>
  * </ul>
  * Native byte order; never written to disk. 128 bytes, 8-byte aligned.
@@ -45,12 +48,16 @@ final class SeriesDescriptor {
     static final int MIN_TIME_OFFSET = 56;
     static final int MAX_TIME_OFFSET = 64;
     static final int XOR_STATE_OFFSET = 72;
+    static final int FLAGS_OFFSET = 112;
     static final int STRIDE = 128;
 
-    static final int CLOSED_ENTRY_BYTES = 24;
+    static final int FLAG_EVICTED = 1;
+
+    static final int CLOSED_ENTRY_BYTES = 32;
     static final int CLOSED_ENTRY_HANDLE = 0;
     static final int CLOSED_ENTRY_MIN_TIME = 8;
     static final int CLOSED_ENTRY_MAX_TIME = 16;
+    static final int CLOSED_ENTRY_FILE_REF = 24;
 
     static final long NO_SAMPLES = Long.MIN_VALUE;
 

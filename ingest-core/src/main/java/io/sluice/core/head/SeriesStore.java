@@ -4,10 +4,13 @@ import static io.sluice.core.head.SeriesDescriptor.CHUNK_END_OFFSET;
 import static io.sluice.core.head.SeriesDescriptor.CLOSED_CAPACITY_OFFSET;
 import static io.sluice.core.head.SeriesDescriptor.CLOSED_COUNT_OFFSET;
 import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_BYTES;
+import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_FILE_REF;
 import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_HANDLE;
 import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_MAX_TIME;
 import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_MIN_TIME;
 import static io.sluice.core.head.SeriesDescriptor.CLOSED_LIST_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.FLAGS_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.FLAG_EVICTED;
 import static io.sluice.core.head.SeriesDescriptor.HASH_OFFSET;
 import static io.sluice.core.head.SeriesDescriptor.LABELS_LENGTH_OFFSET;
 import static io.sluice.core.head.SeriesDescriptor.LABELS_REF_OFFSET;
@@ -70,6 +73,17 @@ final class SeriesStore implements AutoCloseable {
     private volatile MemorySegment[] pages = new MemorySegment[0];
     private volatile int count;        // published after the new series' struct is complete
     private long droppedChunks;        // shard thread; chunks dropped because a series' list was full
+    private ChunkSink chunkSink = ChunkSink.NONE; // shard thread
+    private long newestTimestampMs = Long.MIN_VALUE; // shard thread: the newest sample of any series (idle eviction's clock)
+    private final io.sluice.core.chunk.XorIterator lengthProbe = new io.sluice.core.chunk.XorIterator(); // shard thread
+
+    /** Where cut chunks go besides memory (the shard's chunk files). Shard thread. */
+    interface ChunkSink {
+        ChunkSink NONE = (id, page, offset, length, minTimeMs, maxTimeMs, numSamples) -> 0L;
+
+        /** Persists a cut chunk; returns its chunk file ref, or 0 if it could not (written at the next checkpoint). */
+        long persist(int seriesId, MemorySegment page, long offset, int length, long minTimeMs, long maxTimeMs, int numSamples);
+    }
 
     SeriesStore(MemoryAccounting accounting, long chunkRangeMs) {
         this.accounting = accounting;
@@ -85,6 +99,23 @@ final class SeriesStore implements AutoCloseable {
 
     long droppedChunks() {
         return droppedChunks;
+    }
+
+    /** The newest sample timestamp appended to any series (restored series included); Long.MIN_VALUE if none. */
+    long newestTimestampMs() {
+        return newestTimestampMs;
+    }
+
+    void noteRestoredMaxTime(long maxTimeMs) {
+        newestTimestampMs = Math.max(newestTimestampMs, maxTimeMs);
+    }
+
+    void chunkSink(ChunkSink sink) {
+        this.chunkSink = sink;
+    }
+
+    ChunkMemory chunkMemory() {
+        return chunks;
     }
 
     private MemorySegment page(int id) {
@@ -109,7 +140,7 @@ final class SeriesStore implements AutoCloseable {
         long b = base(id);
         s.asSlice(b, STRIDE).fill((byte) 0);
         s.set(INT, b + LABELS_LENGTH_OFFSET, length);
-        s.set(LONG, b + LABELS_REF_OFFSET, labels.add(labelBytes, offset, length));
+        s.set(LONG, b + LABELS_REF_OFFSET, length == 0 ? 0L : labels.add(labelBytes, offset, length)); // 0: an evicted id's placeholder
         s.set(LONG, b + HASH_OFFSET, hash);
         s.set(LONG, b + OPEN_CHUNK_OFFSET, ChunkHandle.NONE);
         s.set(LONG, b + CLOSED_LIST_OFFSET, ChunkHandle.NONE);
@@ -141,6 +172,9 @@ final class SeriesStore implements AutoCloseable {
         MemorySegment s = page(id);
         long b = base(id);
         int length = s.get(INT, b + LABELS_LENGTH_OFFSET);
+        if (length == 0) {
+            return 0; // a placeholder: no label bytes in the arena
+        }
         long ref = s.get(LONG, b + LABELS_REF_OFFSET);
         MemorySegment.copy(labels.page(ref), ValueLayout.JAVA_BYTE, LabelArena.offset(ref), target, 0, length);
         return length;
@@ -187,7 +221,7 @@ final class SeriesStore implements AutoCloseable {
         } else {
             wrapOpen(s, state, open);
             if (ChunkCutPolicy.mustCutBefore(timestampMs, appender.numSamples(), appender.byteLength(), chunkEnd)) {
-                open = cut(s, b, open);
+                open = cut(id, s, b, open);
                 chunkEnd = ChunkCutPolicy.chunkRangeEndMs(timestampMs, chunkRangeMs);
             }
         }
@@ -203,6 +237,9 @@ final class SeriesStore implements AutoCloseable {
         s.set(LONG, b + CHUNK_END_OFFSET, ChunkCutPolicy.chunkEndAfterAppendMs(
                 chunkEnd, appender.numSamples(), appender.firstTimestampMs(), timestampMs));
         MAX_TIME.setOpaque(s, b + MAX_TIME_OFFSET, timestampMs);
+        if (timestampMs > newestTimestampMs) {
+            newestTimestampMs = timestampMs;
+        }
         return APPENDED;
     }
 
@@ -222,14 +259,16 @@ final class SeriesStore implements AutoCloseable {
     }
 
     /** Closes the open chunk: copies it to a tight block, lists it, starts an empty small open block. */
-    private long cut(MemorySegment s, long b, long open) {
+    private long cut(int id, MemorySegment s, long b, long open) {
         int length = appender.byteLength();
         long closed = chunks.copy(open, length, ChunkCutPolicy.closedCapacityBytes(length));
         long firstTs = appender.firstTimestampMs();
         long lastTs = appender.lastTimestampMs();
+        long ref = chunkSink.persist(id, chunks.page(closed), ChunkMemory.offset(closed), length, firstTs, lastTs,
+                appender.numSamples());
         long fresh = chunks.allocate(ChunkCutPolicy.INITIAL_OPEN_CAPACITY_BYTES);
         int seq = beginWrite(s, b);
-        addClosed(s, b, closed, firstTs, lastTs);
+        addClosed(s, b, closed, firstTs, lastTs, ref);
         s.set(LONG, b + OPEN_CHUNK_OFFSET, fresh);
         XorStateDescriptor.reset(s, b + XOR_STATE_OFFSET);
         endWrite(s, b, seq);
@@ -237,7 +276,7 @@ final class SeriesStore implements AutoCloseable {
         return fresh;
     }
 
-    private void addClosed(MemorySegment s, long b, long chunk, long minTime, long maxTime) {
+    private void addClosed(MemorySegment s, long b, long chunk, long minTime, long maxTime, long fileRef) {
         long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
         int n = s.get(INT, b + CLOSED_COUNT_OFFSET);
         int capacity = s.get(INT, b + CLOSED_CAPACITY_OFFSET);
@@ -252,7 +291,7 @@ final class SeriesStore implements AutoCloseable {
             capacity = grown;
         } else if (n == capacity) {
             // A full list: drop the oldest chunk. Until blocks are cut to disk (a later issue) this caps
-            // the head at MAX_CLOSED_CAPACITY chunks per series (~85 h at a 15 s interval); counted.
+            // the head at MAX_CLOSED_CAPACITY chunks per series (128: ~64 h at a 15 s interval); counted.
             MemorySegment page = chunks.page(list);
             long o = ChunkMemory.offset(list);
             chunks.free(page.get(LONG, o + CLOSED_ENTRY_HANDLE));
@@ -265,6 +304,7 @@ final class SeriesStore implements AutoCloseable {
         page.set(LONG, e + CLOSED_ENTRY_HANDLE, chunk);
         page.set(LONG, e + CLOSED_ENTRY_MIN_TIME, minTime);
         page.set(LONG, e + CLOSED_ENTRY_MAX_TIME, maxTime);
+        page.set(LONG, e + CLOSED_ENTRY_FILE_REF, fileRef);
         s.set(LONG, b + CLOSED_LIST_OFFSET, list);
         s.set(INT, b + CLOSED_CAPACITY_OFFSET, capacity);
         CLOSED_COUNT.setRelease(s, b + CLOSED_COUNT_OFFSET, n + 1);
@@ -336,6 +376,112 @@ final class SeriesStore implements AutoCloseable {
             into.addChunk(chunks.page(open), ChunkMemory.offset(open), ChunkHandle.capacityBytes(open), openSamples);
         }
         return true;
+    }
+
+    // ---------------------------------------------------------------- checkpoints and eviction (shard thread)
+
+    /** The page holding series {@code id}'s struct; fields at {@link #structBase(int)} + SeriesDescriptor offsets. */
+    MemorySegment struct(int id) {
+        return page(id);
+    }
+
+    static long structBase(int id) {
+        return base(id);
+    }
+
+    boolean isEvicted(int id) {
+        return (page(id).get(INT, base(id) + FLAGS_OFFSET) & FLAG_EVICTED) != 0;
+    }
+
+    int closedCount(int id) {
+        return page(id).get(INT, base(id) + CLOSED_COUNT_OFFSET);
+    }
+
+    /** The chunk file ref of closed chunk {@code index} of {@code id} (0: not in a chunk file). */
+    long closedRef(int id, int index) {
+        long list = page(id).get(LONG, base(id) + CLOSED_LIST_OFFSET);
+        return chunks.page(list).get(LONG, ChunkMemory.offset(list) + (long) index * CLOSED_ENTRY_BYTES + CLOSED_ENTRY_FILE_REF);
+    }
+
+    /** Hands a closed chunk that has no chunk file ref yet to the sink again; returns its ref (0: failed again). */
+    long persistClosed(int id, int index) {
+        MemorySegment s = page(id);
+        long b = base(id);
+        long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
+        MemorySegment listPage = chunks.page(list);
+        long e = ChunkMemory.offset(list) + (long) index * CLOSED_ENTRY_BYTES;
+        long handle = listPage.get(LONG, e + CLOSED_ENTRY_HANDLE);
+        MemorySegment chunk = chunks.page(handle);
+        long at = ChunkMemory.offset(handle);
+        int n = io.sluice.core.chunk.XorChunkDescriptor.headerNumSamples(chunk, at);
+        lengthProbe.reset(chunk, at, ChunkHandle.capacityBytes(handle), n);
+        while (lengthProbe.next()) {
+            // decode to the end: the chunk's byte length is where the last sample ends
+        }
+        int length = (int) ((lengthProbe.bitLength() + Byte.SIZE - 1) / Byte.SIZE);
+        long ref = chunkSink.persist(id, chunk, at, length, listPage.get(LONG, e + CLOSED_ENTRY_MIN_TIME),
+                listPage.get(LONG, e + CLOSED_ENTRY_MAX_TIME), n);
+        listPage.set(LONG, e + CLOSED_ENTRY_FILE_REF, ref);
+        return ref;
+    }
+
+    /** Bytes the open chunk of {@code id} holds (0 if it has none). */
+    int openByteLength(int id) {
+        MemorySegment s = page(id);
+        long b = base(id);
+        long open = s.get(LONG, b + OPEN_CHUNK_OFFSET);
+        if (open == ChunkHandle.NONE) {
+            return 0;
+        }
+        wrapOpen(s, b + XOR_STATE_OFFSET, open);
+        return appender.byteLength();
+    }
+
+    /** Restore: lists a closed chunk already copied into {@code handle} (a block of this store's chunk memory). */
+    void restoreClosed(int id, long handle, long minTimeMs, long maxTimeMs, long fileRef) {
+        addClosed(page(id), base(id), handle, minTimeMs, maxTimeMs, fileRef);
+    }
+
+    /** Restore: makes {@code handle} the open block of {@code id}; the caller then fills the XOR state and times. */
+    void restoreOpen(int id, long handle) {
+        replaceOpenBlock(page(id), base(id), ChunkHandle.NONE, handle);
+    }
+
+    /** Restore: a placeholder for the id of a series evicted before the checkpoint (ids are dense and never reused). */
+    int createEvicted() {
+        int id = create(0L, new byte[0], 0, 0);
+        page(id).set(INT, base(id) + FLAGS_OFFSET, FLAG_EVICTED);
+        return id;
+    }
+
+    /**
+     * Drops an idle series' chunks (its id stays taken, its label bytes stay in the arena). Readers that
+     * selected it before see no chunks after their retry. The caller removes it from the registry and index.
+     */
+    void evict(int id) {
+        MemorySegment s = page(id);
+        long b = base(id);
+        long open = s.get(LONG, b + OPEN_CHUNK_OFFSET);
+        long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
+        int n = s.get(INT, b + CLOSED_COUNT_OFFSET);
+        int seq = beginWrite(s, b);
+        CLOSED_COUNT.setRelease(s, b + CLOSED_COUNT_OFFSET, 0);
+        s.set(LONG, b + CLOSED_LIST_OFFSET, ChunkHandle.NONE);
+        s.set(INT, b + CLOSED_CAPACITY_OFFSET, 0);
+        s.set(LONG, b + OPEN_CHUNK_OFFSET, ChunkHandle.NONE);
+        XorStateDescriptor.reset(s, b + XOR_STATE_OFFSET);
+        s.set(INT, b + FLAGS_OFFSET, s.get(INT, b + FLAGS_OFFSET) | FLAG_EVICTED);
+        endWrite(s, b, seq);
+        if (list != ChunkHandle.NONE) {
+            MemorySegment listPage = chunks.page(list);
+            for (int i = 0; i < n; i++) {
+                chunks.free(listPage.get(LONG, ChunkMemory.offset(list) + (long) i * CLOSED_ENTRY_BYTES + CLOSED_ENTRY_HANDLE));
+            }
+            chunks.free(list);
+        }
+        if (open != ChunkHandle.NONE) {
+            chunks.free(open);
+        }
     }
 
     /** Off-heap bytes this store reserved (struct pages, label pages, chunk pages). */

@@ -48,6 +48,7 @@ public final class Shard implements AutoCloseable {
     private final StreamRegistry streams;
     private final LongSupplier nanoClock;
     private final ShardStats stats = new ShardStats();
+    private final DurableLatency durableLatency = new DurableLatency();
     private final SeriesStore store;
     private final ShardIndex seriesIndex;
     private final BoundedQueue<ShardBatch> queue;
@@ -71,6 +72,11 @@ public final class Shard implements AutoCloseable {
     private int recordCapacity;
     private ShardBatch retryBatch;                 // a batch whose WAL write failed (disk full): retried
     private IOException lastWalError;
+    private volatile ShardCheckpoints checkpoints; // set once by start(); read by any thread for the refill state
+    private final IdleSeriesEviction eviction;
+    private long lastCheckpointNs;
+    private int evictedSeries;
+    private boolean closed;
 
     // Published to any thread.
     private volatile long[] durable = new long[0]; // elements written with release
@@ -78,6 +84,10 @@ public final class Shard implements AutoCloseable {
     private volatile String walErrorMessage;
     private volatile boolean syncRequested;
     private volatile Thread worker;                // unparked on submit, if set
+    private volatile boolean checkpointRequested;
+    private volatile RestoreReport restoreReport = RestoreReport.NONE;
+    private volatile long checkpointRounds;        // checkpoints attempted and finished (written or failed)
+    private volatile int activeSeries;
 
     public Shard(int index, ShardOptions options, StreamRegistry streams, MemoryAccounting accounting, LongSupplier nanoClock) {
         this.index = index;
@@ -88,6 +98,7 @@ public final class Shard implements AutoCloseable {
         this.seriesIndex = new ShardIndex();
         this.registry = new SeriesRegistry(1024);
         this.labelsMatcher = store::labelsEqual;
+        this.eviction = new IdleSeriesEviction(store, registry, seriesIndex, stats);
         this.queue = new BoundedQueue<>(options.queueBatches());
         this.pool = new BoundedQueue<>(options.queueBatches());
         for (int i = 0; i < queue.capacity(); i++) {
@@ -118,6 +129,7 @@ public final class Shard implements AutoCloseable {
 
     /** Hands a filled batch to the shard. Never fails for a batch from {@link #acquireBatch()}. */
     public void submit(ShardBatch batch) {
+        batch.queuedNanos = nanoClock.getAsLong(); // published to the shard thread by the queue
         if (batch.shard() != index || !queue.offer(batch)) {
             throw new IllegalStateException("batch of shard " + batch.shard() + " submitted to shard " + index
                     + " or submitted twice");
@@ -150,14 +162,23 @@ public final class Shard implements AutoCloseable {
 
     // ---------------------------------------------------------------- lifecycle (the shard thread)
 
-    /** Opens (and repairs) the WAL and replays it. Call once, on the shard thread, before {@link #doWork()}. */
+    /**
+     * Opens (and repairs) the WAL, loads the newest sound checkpoint and replays the WAL after it.
+     * Call once, on the shard thread, before {@link #doWork()}.
+     */
     public WalOpenReport start() throws IOException {
         wal = Wal.open(WalOptions.builder(options.walDirectory())
                 .segmentSizeBytes((int) options.walSegmentBytes())
                 .syncIntervalMs(options.walSyncIntervalMs())
                 .build());
         logRepair(wal.openReport());
-        new ShardReplay(this, wal, store, codecState, stats, streams).run();
+        checkpoints = new ShardCheckpoints(this, options, store, stats, streams);
+        RestoreReport report = checkpoints.restore(wal);
+        store.chunkSink(checkpoints::persist); // chunks cut during replay go to the chunk files too
+        new ShardReplay(this, wal, store, codecState, stats, streams).run(report.replayFrom());
+        restoreReport = report;
+        activeSeries = store.count() - evictedSeries;
+        lastCheckpointNs = nanoClock.getAsLong();
         replayed = true;
         return wal.openReport();
     }
@@ -171,6 +192,59 @@ public final class Shard implements AutoCloseable {
                     + " (" + c.detail() + "), " + c.bytesCut() + " bytes cut, " + c.laterSegments()
                     + " later segment(s) dropped; the Kafka records they held are consumed again");
         }
+    }
+
+    /** What {@link #start()} found on disk: the checkpoint loaded, damage, whether data was discarded. Any thread. */
+    public RestoreReport restoreReport() {
+        return restoreReport;
+    }
+
+    /**
+     * Checkpoints now: drops idle series, then persists the shard so that replay can start here
+     * (see {@link ShardCheckpoints}). Returns false if it could not (counted; the WAL is kept).
+     * Shard thread, between batches.
+     */
+    public boolean checkpoint() {
+        checkpointRequested = false;
+        lastCheckpointNs = nanoClock.getAsLong();
+        evictedSeries += eviction.run(options.seriesIdleTimeoutMs(), System.currentTimeMillis());
+        activeSeries = store.count() - evictedSeries;
+        boolean written = checkpoints.write(wal);
+        if (written) {
+            checkpoints.endRefillIfCaughtUp();
+        }
+        checkpointRounds = checkpointRounds + 1; // single writer
+        return written;
+    }
+
+    /** Checkpoints finished (written or failed), each counted once it is completely done. Any thread. */
+    public long checkpointRounds() {
+        return checkpointRounds;
+    }
+
+    /**
+     * True while this shard re-reads from Kafka what it discarded (damage): the Kafka layer must consume
+     * from the head's durable watermark, even below the committed offset. Survives restarts. Any thread.
+     */
+    public boolean isRefilling() {
+        ShardCheckpoints c = checkpoints;
+        return c != null && c.isRefilling();
+    }
+
+    /** See {@link ShardCheckpoints#refillUntil}. Any thread, after {@link #start()}. */
+    public void refillUntil(long[] targetByStream) {
+        checkpoints.refillUntil(targetByStream);
+    }
+
+    /** Asks the shard thread to checkpoint at its next {@link #doWork()}. Any thread. */
+    public void requestCheckpoint() {
+        checkpointRequested = true;
+    }
+
+    /** Restore: takes the id of a series evicted before the checkpoint (ids are dense, never reused). */
+    void createEvictedPlaceholder() {
+        store.createEvicted();
+        evictedSeries++;
     }
 
     /** True once {@link #start()} finished replaying the WAL. Any thread. */
@@ -205,11 +279,16 @@ public final class Shard implements AutoCloseable {
                 }
                 work++;
             }
+            long nowNs = nanoClock.getAsLong();
             if (syncRequested) {
                 syncRequested = false;
                 sync();
-            } else if (wal.maybeSync(nanoClock.getAsLong())) {
+            } else if (wal.maybeSync(nowNs)) {
                 publishDurable();
+            }
+            if (checkpointRequested || (options.checkpointIntervalMs() > 0 && retryBatch == null
+                    && nowNs - lastCheckpointNs >= options.checkpointIntervalMs() * 1_000_000L)) {
+                checkpoint();
             }
         } catch (IOException e) {
             recordWalError(e);
@@ -223,6 +302,7 @@ public final class Shard implements AutoCloseable {
             apply(batch);
             stats.add(ShardStats.Counter.APPLY_NANOS, nanoClock.getAsLong() - startNs);
             stats.increment(ShardStats.Counter.BATCHES_APPLIED);
+            durableLatency.applied(batch.queuedNanos);
             pool.offer(batch);
             if (walErrorMessage != null) {
                 walErrorMessage = null;
@@ -254,6 +334,14 @@ public final class Shard implements AutoCloseable {
         return walErrorMessage;
     }
 
+    /**
+     * Reports each batch's time from {@link #submit} to the WAL sync that made it durable (null: stop).
+     * Any thread; applies from the next applied batch.
+     */
+    public void onBatchDurable(BatchLatencyListener listener) {
+        durableLatency.listener(listener);
+    }
+
     /** Asks the shard thread to sync its WAL at its next {@link #doWork()}. Any thread. */
     public void requestSync() {
         syncRequested = true;
@@ -265,16 +353,35 @@ public final class Shard implements AutoCloseable {
         publishDurable();
     }
 
-    @Override
-    public void close() throws IOException {
+    /**
+     * Closes without a checkpoint, leaving on disk what a kill -9 right after a WAL sync leaves:
+     * used to read an old shard while resharding, and by tests of restarts. Shard thread.
+     */
+    void closeWithoutCheckpoint() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
         try {
             if (wal != null) {
                 sync();
                 wal.close();
             }
         } finally {
+            if (checkpoints != null) {
+                checkpoints.close();
+            }
             store.close();
         }
+    }
+
+    /** Checkpoints (if the shard started), syncs and closes the WAL and the chunk file, frees memory. Shard thread. */
+    @Override
+    public void close() throws IOException {
+        if (!closed && wal != null && replayed && retryBatch == null) {
+            checkpoint();
+        }
+        closeWithoutCheckpoint();
     }
 
     // ---------------------------------------------------------------- applying a batch
@@ -343,6 +450,9 @@ public final class Shard implements AutoCloseable {
         registry.insert(hash, id);
         seriesIndex.add(id, labels, offset, length);
         stats.increment(ShardStats.Counter.SERIES_CREATED);
+        if (replayed) {
+            activeSeries++;
+        }
         return id;
     }
 
@@ -465,7 +575,13 @@ public final class Shard implements AutoCloseable {
         touchedCount = 0;
     }
 
-    private long appliedOffset(int streamId) {
+    /** Streams this shard has a slot for (ids 0..n-1). Shard thread. */
+    int knownStreams() {
+        return applied.length;
+    }
+
+    /** The highest offset of {@code streamId} this shard applied, -1 if none. Shard thread. */
+    long appliedOffset(int streamId) {
         return streamId < applied.length ? applied[streamId] : -1;
     }
 
@@ -488,6 +604,7 @@ public final class Shard implements AutoCloseable {
 
     /** After a sync every written OFFSETS record is durable: publish the applied watermarks. */
     void publishDurable() {
+        durableLatency.durable(nanoClock.getAsLong()); // before the watermarks: whoever sees them sees the latencies
         long[] d = durable;
         if (d.length < applied.length) {
             d = Arrays.copyOf(d, applied.length);
@@ -509,9 +626,19 @@ public final class Shard implements AutoCloseable {
         return streamId < d.length ? (long) LONGS.getAcquire(d, streamId) : -1L;
     }
 
-    /** Series ids 0..seriesCount()-1 exist. Any thread. */
+    /** Series ids 0..seriesCount()-1 exist (evicted ones included, without samples). Any thread. */
     public int seriesCount() {
         return store.count();
+    }
+
+    /** The hash of series {@code id}'s labels. Any thread (ids below {@link #seriesCount()}). */
+    public long seriesHash(int id) {
+        return store.hash(id);
+    }
+
+    /** Series held in memory: created and not evicted. Any thread. */
+    public int activeSeriesCount() {
+        return replayed ? activeSeries : store.count();
     }
 
     /** Copies series {@code id} (labels and the chunks overlapping the range) into {@code into}. Any thread. */

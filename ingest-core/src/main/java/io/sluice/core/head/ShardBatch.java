@@ -51,6 +51,7 @@ public final class ShardBatch {
     private int length;
     private int sampleCountPosition = -1;   // of the open SERIES entry, -1 if none
     private int samples;
+    long queuedNanos;                       // set by Shard.submit (producer), read by the shard thread after the queue hand-off
 
     public ShardBatch(int shard, int capacityBytes) {
         if (capacityBytes < 1024) {

@@ -23,6 +23,16 @@ public final class ShardIndex {
 
     /** Indexes a new series by its canonical labels. Shard thread. */
     void add(int seriesId, byte[] labels, int offset, int length) {
+        postings.add(seriesId, nameIds, valueIds, symbolIds(labels, offset, length, true));
+    }
+
+    /** Removes an (evicted) series indexed with these canonical labels. Shard thread. */
+    void remove(int seriesId, byte[] labels, int offset, int length) {
+        postings.remove(seriesId, nameIds, valueIds, symbolIds(labels, offset, length, false));
+    }
+
+    /** Fills nameIds/valueIds with the labels' symbols (interning them, or finding existing ones); returns the label count. */
+    private int symbolIds(byte[] labels, int offset, int length, boolean intern) {
         view.wrap(labels, offset, length);
         int n = view.count();
         if (n > nameIds.length) {
@@ -32,11 +42,15 @@ public final class ShardIndex {
         int i = 0;
         while (view.next()) {
             // View offsets are relative to the wrapped region.
-            nameIds[i] = symbols.intern(labels, offset + view.nameOffset(), view.nameLength());
-            valueIds[i] = symbols.intern(labels, offset + view.valueOffset(), view.valueLength());
+            nameIds[i] = symbol(labels, offset + view.nameOffset(), view.nameLength(), intern);
+            valueIds[i] = symbol(labels, offset + view.valueOffset(), view.valueLength(), intern);
             i++;
         }
-        postings.add(seriesId, nameIds, valueIds, n);
+        return n;
+    }
+
+    private int symbol(byte[] labels, int offset, int length, boolean intern) {
+        return intern ? symbols.intern(labels, offset, length) : symbols.find(labels, offset, length);
     }
 
     /** Ids of the series matching every matcher (Prometheus semantics). Any thread. */

@@ -44,7 +44,12 @@ final class ShardReplay {
     }
 
     void run() throws IOException {
-        try (WalReader reader = wal.openReader()) {
+        run(wal.firstPosition());
+    }
+
+    /** Replays the records from {@code fromPosition} (a checkpoint's position, or the WAL's first). */
+    void run(long fromPosition) throws IOException {
+        try (WalReader reader = wal.openReader(fromPosition)) {
             while (reader.next()) {
                 stats.increment(ShardStats.Counter.REPLAYED_RECORDS);
                 MemorySegment m = reader.mapping();

@@ -26,8 +26,24 @@ public final class ShardStats {
         REPLAYED_SAMPLES,
         /** WAL records that replay could not decode (their samples are re-consumed from Kafka). */
         REPLAY_MALFORMED_RECORDS,
-        /** Chunks dropped because a series' chunk list was full (head holds ~170 chunks per series). */
+        /** Chunks dropped because a series' chunk list was full (head holds 128 chunks per series). */
         CHUNKS_DROPPED,
+        /** Cut chunks written to the shard's chunk files. */
+        CHUNKS_PERSISTED,
+        /** Cut chunks a chunk file could not take when they were cut (a full disk); written at the next checkpoint. */
+        CHUNK_WRITE_FAILURES,
+        /** Checkpoints written. */
+        CHECKPOINTS_WRITTEN,
+        /** Checkpoints that could not be written (the WAL is kept, nothing is lost; retried at the next interval). */
+        CHECKPOINT_FAILURES,
+        /** Checkpoints found damaged at start (bad CRC, truncated, or referencing a damaged chunk) and discarded. */
+        CHECKPOINTS_DAMAGED,
+        /** Chunks found damaged or missing in the chunk files at start. */
+        CHUNKS_DAMAGED,
+        /** Starts at which the shard discarded its persisted data and asked for everything again from Kafka. */
+        DATA_DISCARDED,
+        /** Idle series dropped from memory at checkpoints. */
+        SERIES_EVICTED,
         /** Nanoseconds spent applying batches (the append stage: lookup, chunks, WAL records), by the shard's clock. */
         APPLY_NANOS
     }

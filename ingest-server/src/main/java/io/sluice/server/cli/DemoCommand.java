@@ -57,7 +57,7 @@ final class DemoCommand implements Callable<Integer> {
     Duration duration;
 
     @Option(names = "--format", defaultValue = "sluice", paramLabel = "F", converter = LoadgenCommand.FormatConverter.class,
-            description = "Payload format: sluice (default) or prometheus-remote-write.")
+            description = "Payload format: sluice (default), prometheus-remote-write, prometheus-remote-write-v2, influx, otlp or json.")
     PayloadFormat format;
 
     @Option(names = "--partitions", defaultValue = "4", paramLabel = "P", description = "Partitions of the demo topic.")
@@ -172,7 +172,8 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private static void deleteRecursively(Path dir) {
+    /** Deletes {@code dir} and everything in it; a failure is logged, not thrown (also used by {@code broker}). */
+    static void deleteRecursively(Path dir) {
         try (Stream<Path> paths = Files.walk(dir)) {
             paths.sorted(Comparator.reverseOrder()).forEach(p -> {
                 try {

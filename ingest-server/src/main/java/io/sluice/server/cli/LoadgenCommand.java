@@ -23,7 +23,7 @@ final class LoadgenCommand implements Callable<Integer> {
     String topic;
 
     @Option(names = "--format", required = true, paramLabel = "F", converter = FormatConverter.class,
-            description = "Payload format: prometheus-remote-write or sluice.")
+            description = "Payload format: prometheus-remote-write, prometheus-remote-write-v2, sluice, influx, otlp or json.")
     PayloadFormat format;
 
     @Option(names = "--series", required = true, paramLabel = "N", description = "Distinct series.")

@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** {@code sluice}: the top command; it only holds the subcommands. */
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceCommand.Version.class,
         description = "Ingests metric samples from Kafka into an in-memory head of XOR chunks in front of a WAL.",
-        synopsisSubcommandLabel = "(serve | demo | loadgen | wal)")
+        synopsisSubcommandLabel = "(serve | demo | loadgen | wal | broker)")
 public final class SluiceCommand extends GroupCommand {
     /** The command line with every subcommand, its output and error streams set from {@code context}. */
     public static CommandLine commandLine(CliContext context) {
@@ -16,7 +16,8 @@ public final class SluiceCommand extends GroupCommand {
                 .addSubcommand("serve", new ServeCommand(context))
                 .addSubcommand("demo", new DemoCommand(context))
                 .addSubcommand("loadgen", new LoadgenCommand(context))
-                .addSubcommand("wal", wal);
+                .addSubcommand("wal", wal)
+                .addSubcommand("broker", new BrokerCommand(context));
         line.setOut(context.out());
         line.setErr(context.err());
         return line;

@@ -41,7 +41,9 @@ final class ConfigBinder {
                 integer(ConfigKey.QUEUE_BATCHES, 2, 65_536, 0),
                 (int) bytes(ConfigKey.QUEUE_BATCH_BYTES, 1 << 10, 1 << 30),
                 integer(ConfigKey.HEAD_MAX_SERIES_PER_SHARD, 1, Integer.MAX_VALUE, 0),
-                HeadOptions.defaults(dataDir).chunkRangeMs());
+                HeadOptions.defaults(dataDir).chunkRangeMs())
+                .withCheckpointIntervalMs(durationMs(ConfigKey.HEAD_CHECKPOINT_INTERVAL, 0, 7 * 86_400_000L))
+                .withSeriesIdleTimeoutMs(durationMs(ConfigKey.HEAD_SERIES_IDLE_TIMEOUT, 0, 365 * 86_400_000L));
         DecoderLimits decoderLimits = new DecoderLimits(
                 (int) bytes(ConfigKey.LIMITS_RECORD_BYTES, 1, Integer.MAX_VALUE),
                 (int) bytes(ConfigKey.LIMITS_UNCOMPRESSED_BYTES, 1, Integer.MAX_VALUE));

@@ -20,6 +20,12 @@ public enum ConfigKey {
     WAL_SYNC_INTERVAL("wal.sync-interval", "100ms",
             "Group commit: each shard forces its WAL at most this often (and on shutdown); offsets are committed "
                     + "to Kafka only after that."),
+    HEAD_CHECKPOINT_INTERVAL("head.checkpoint-interval", "5m",
+            "How often each shard checkpoints (series, open chunks, watermarks; full chunks are in `shard-i/chunks`) "
+                    + "and deletes older WAL segments, bounding replay at start to what came since; also on shutdown. 0: only on shutdown."),
+    HEAD_SERIES_IDLE_TIMEOUT("head.series-idle-timeout", "24h",
+            "A series whose last sample is this much older than its shard's newest sample is dropped from memory "
+                    + "at the next checkpoint, with its samples. 0: never."),
     QUEUE_BATCHES("queue.batches", "8",
             "Batches in flight per shard (2..65536). A shard whose batches are all in flight pauses the partitions "
                     + "that feed it."),

@@ -16,4 +16,14 @@ public interface PayloadDecoder {
      *     remote-write and sluice carry a timestamp on every sample and ignore it
      */
     void decode(byte[] value, int off, int len, long recordTimestampMs, MetricSink sink) throws PayloadException;
+
+    /**
+     * How many items the last {@link #decode} that returned normally skipped inside its record for reason
+     * {@code reason} (an index into the format's {@link PayloadFormat#skipReasons()}): content that is
+     * well-formed but not stored (an influx string field, an OTLP delta sum) or a part rejected on its own
+     * (a bad influx line). Formats without such reasons have none. Allocates nothing.
+     */
+    default long skippedInLastRecord(int reason) {
+        return 0;
+    }
 }

@@ -7,6 +7,7 @@ import io.sluice.server.format.otlp.OtlpDecoder;
 import io.sluice.server.format.remotewrite.RemoteWriteDecoder;
 import io.sluice.server.format.remotewrite.RemoteWriteV2Decoder;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -20,17 +21,17 @@ import java.util.stream.Collectors;
  */
 public enum PayloadFormat {
     /** Snappy-compressed protobuf WriteRequest, remote-write 1.0, as Prometheus sends it. */
-    PROMETHEUS_REMOTE_WRITE("prometheus-remote-write", RemoteWriteDecoder::new),
+    PROMETHEUS_REMOTE_WRITE("prometheus-remote-write", RemoteWriteDecoder::new, RemoteWriteDecoder.SKIP_REASONS),
     /** Snappy-compressed protobuf {@code io.prometheus.write.v2.Request}: remote-write 2.0 (symbols table). */
-    PROMETHEUS_REMOTE_WRITE_V2("prometheus-remote-write-v2", RemoteWriteV2Decoder::new),
+    PROMETHEUS_REMOTE_WRITE_V2("prometheus-remote-write-v2", RemoteWriteV2Decoder::new, RemoteWriteDecoder.SKIP_REASONS),
     /** Sluice's native batch, docs/format/native-batch.md: the fastest path. */
-    SLUICE("sluice", NativeBatchDecoder::new),
+    SLUICE("sluice", NativeBatchDecoder::new, List.of()),
     /** InfluxDB line protocol, as Telegraf's Kafka output writes it; nanosecond timestamps. */
-    INFLUX("influx", InfluxDecoder::new),
+    INFLUX("influx", InfluxDecoder::new, InfluxDecoder.SKIP_REASONS),
     /** OTLP {@code ExportMetricsServiceRequest} protobuf, as the Collector's Kafka exporter writes it (otlp_proto). */
-    OTLP("otlp", OtlpDecoder::new),
+    OTLP("otlp", OtlpDecoder::new, OtlpDecoder.SKIP_REASONS),
     /** One sample per JSON object, as prometheus-kafka-adapter writes it. */
-    JSON("json", JsonDecoder::new);
+    JSON("json", JsonDecoder::new, List.of());
 
     /**
      * The Kafka record header that selects the remote-write version of a record (its key compared
@@ -40,10 +41,26 @@ public enum PayloadFormat {
 
     private final String configName;
     private final Function<DecoderLimits, PayloadDecoder> decoderFactory;
+    private final List<String> skipReasons;
 
-    PayloadFormat(String configName, Function<DecoderLimits, PayloadDecoder> decoderFactory) {
+    PayloadFormat(String configName, Function<DecoderLimits, PayloadDecoder> decoderFactory, List<String> skipReasons) {
         this.configName = configName;
         this.decoderFactory = decoderFactory;
+        this.skipReasons = skipReasons;
+    }
+
+    /**
+     * The {@code reason} labels of {@code sluice_decode_skipped_total{format=configName()}}: what this
+     * format's decoders skip inside records they accept; index i is {@link PayloadDecoder#skippedInLastRecord(int)}'s
+     * argument. Stable across releases (dashboards use them).
+     */
+    public List<String> skipReasons() {
+        return skipReasons;
+    }
+
+    /** Whether a record's {@value #CONTENT_TYPE_HEADER} header can change its format ({@link #forRecord}): remote-write. */
+    public boolean readsContentType() {
+        return this == PROMETHEUS_REMOTE_WRITE || this == PROMETHEUS_REMOTE_WRITE_V2;
     }
 
     /** The name in configuration, e.g. {@code prometheus-remote-write}. */
@@ -73,7 +90,7 @@ public enum PayloadFormat {
      *     record's header names another media type or message: the record is rejected like a malformed one
      */
     public PayloadFormat forRecord(byte[] contentType) throws PayloadException {
-        if (contentType == null || (this != PROMETHEUS_REMOTE_WRITE && this != PROMETHEUS_REMOTE_WRITE_V2)) {
+        if (contentType == null || !readsContentType()) {
             return this;
         }
         return switch (RemoteWriteContentType.versionOf(contentType)) {

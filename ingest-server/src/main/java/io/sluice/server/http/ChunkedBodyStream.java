@@ -20,13 +20,16 @@ import java.io.OutputStream;
  * ({@link #isCommitted()} false) the route may still answer with an error instead.
  *
  * <p>Backpressure: when Netty's outbound buffer is above its high-water mark the writer waits for the
- * chunk it just wrote, so at most a few chunks per connection are in memory. A closed connection
- * makes the next write throw {@link IOException}.
+ * chunk it just wrote, so at most a few chunks per connection are in memory. A closed connection, or
+ * a client that reads nothing for {@link #STALLED_CLIENT_MS}, makes the write throw {@link IOException}
+ * (the caller then closes the connection).
  *
  * <p>Used by one worker thread (the route's); Netty hands the writes to the channel's event loop.
  */
 final class ChunkedBodyStream extends OutputStream {
     static final int CHUNK_BYTES = 64 << 10;
+    /** A client that reads nothing for this long loses the connection, so it cannot hold a worker thread for ever. */
+    static final long STALLED_CLIENT_MS = 60_000;
 
     private final ChannelHandlerContext ctx;
     private final Reply reply;
@@ -107,7 +110,9 @@ final class ChunkedBodyStream extends OutputStream {
         used = 0;
         ChannelFuture written = ctx.writeAndFlush(new DefaultHttpContent(chunk));
         if (!ctx.channel().isWritable()) {
-            written.awaitUninterruptibly();
+            if (!written.awaitUninterruptibly(STALLED_CLIENT_MS)) {
+                throw new IOException("the client read nothing for " + STALLED_CLIENT_MS + " ms");
+            }
             if (!written.isSuccess()) {
                 throw new IOException("writing to the client failed: " + written.cause(), written.cause());
             }

@@ -1,7 +1,7 @@
 package io.sluice.server.kafka;
 
 import io.micrometer.core.instrument.Gauge;
-import io.sluice.server.format.PayloadDecoder;
+import io.sluice.server.format.PayloadFormat;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -11,19 +11,18 @@ import org.apache.kafka.common.TopicPartition;
 final class AssignedPartition {
     final TopicPartition partition;
     final int streamId;
-    final PayloadDecoder decoder;
-    final int formatIndex;
+    /** The topic's configured format; a record's own may differ ({@link RecordFormats#resolve}). */
+    final PayloadFormat format;
     /** The offset Kafka holds for the group (the next to read); -1 unknown. Commits only move it forward. */
     long committedOffset;
     /** The lag gauge, registered at assignment and removed at revocation. */
     Gauge lagGauge;
     private volatile double lag = Double.NaN; // written by the consumer thread, read by scrapes
 
-    AssignedPartition(TopicPartition partition, int streamId, PayloadDecoder decoder, int formatIndex, long committedOffset) {
+    AssignedPartition(TopicPartition partition, int streamId, PayloadFormat format, long committedOffset) {
         this.partition = partition;
         this.streamId = streamId;
-        this.decoder = decoder;
-        this.formatIndex = formatIndex;
+        this.format = format;
         this.committedOffset = committedOffset;
     }
 

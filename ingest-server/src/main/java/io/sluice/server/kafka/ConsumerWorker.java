@@ -1,7 +1,7 @@
 package io.sluice.server.kafka;
 
 import io.sluice.core.head.Head;
-import io.sluice.server.format.PayloadDecoder;
+import io.sluice.server.format.PayloadException;
 import io.sluice.server.format.PayloadFormat;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,6 +32,10 @@ import org.slf4j.LoggerFactory;
  * One consumer thread: its own {@link KafkaConsumer} in the group, polling, routing each record's
  * samples into shard batches ({@link RecordRouter}), handing watermarks to every shard, committing
  * what the shards made durable ({@link OffsetCommitter}) and handing partitions over on rebalance.
+ *
+ * <p>Each record is decoded in its topic's format, or in the remote-write version its Content-Type
+ * header names ({@link RecordFormats}); what the decoder skipped inside a routed record is tallied and
+ * published with the other counters once per poll.
  *
  * <p>Each loop turn: poll; route the polled records; if a shard has no free batch, pause every
  * partition and wait for one, polling now and then to stay in the group ({@link #awaitBatches});
@@ -67,7 +71,7 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
     private final String commitMetadata; // HeadIdentity of this head's data directory
     private final PartitionBook book = new PartitionBook();
     private final PendingRecords pending = new PendingRecords();
-    private final PayloadDecoder[] decoders = new PayloadDecoder[PayloadFormat.values().length];
+    private final RecordFormats formats;
     private final Duration pollTimeout;
     private final long commitIntervalNs;
     private final RateLimitedLog errors = new RateLimitedLog(LOG, 10, TimeUnit.SECONDS, System::nanoTime);
@@ -94,6 +98,7 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
                 new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.router = new RecordRouter(head, config.labelLimits(), config.decoderLimits().maxRecordBytes(),
                 PayloadFormat.values().length);
+        this.formats = new RecordFormats(config.decoderLimits());
         this.committer = new OffsetCommitter(consumer, head, metrics, rejects, commitMetadata);
         this.pollTimeout = Duration.ofMillis(config.pollTimeoutMs());
         this.commitIntervalNs = TimeUnit.MILLISECONDS.toNanos(config.commitIntervalMs());
@@ -166,16 +171,26 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
             }
             while (run.hasNext()) {
                 ConsumerRecord<byte[], byte[]> record = run.records.get(run.next);
-                int outcome = router.route(p.decoder, p.formatIndex, p.streamId, record.offset(), record.value(),
-                        record.timestamp());
-                if (outcome == RecordRouter.BLOCKED) {
-                    return false;
+                PayloadFormat format;
+                try {
+                    format = RecordFormats.resolve(p.format, record.headers());
+                } catch (PayloadException e) {
+                    format = null;
+                    rejects.reject(record, e.reason().label(), e.getMessage(), 0, null);
                 }
-                if (outcome == RecordRouter.ROUTED) {
-                    samplesRouted += router.recordSamples();
-                } else {
-                    rejects.reject(record, router.rejectReason(), router.rejectMessage(), router.rejectedSamples(),
-                            router.takeInternalError());
+                if (format != null) {
+                    int outcome = router.route(formats.decoder(format), format.ordinal(), p.streamId, record.offset(),
+                            record.value(), record.timestamp());
+                    if (outcome == RecordRouter.BLOCKED) {
+                        return false;
+                    }
+                    if (outcome == RecordRouter.ROUTED) {
+                        samplesRouted += router.recordSamples();
+                        formats.tallySkips(format);
+                    } else {
+                        rejects.reject(record, router.rejectReason(), router.rejectMessage(), router.rejectedSamples(),
+                                router.takeInternalError());
+                    }
                 }
                 recordsHandled++;
                 book.handled(p.streamId, record.offset()); // a rejected record is handled too
@@ -241,6 +256,7 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
         metrics.recordsConsumed.increment(recordsHandled);
         metrics.samplesConsumed.increment(samplesRouted);
         metrics.decode.record(decodeNs, TimeUnit.NANOSECONDS);
+        formats.publish(metrics);
         recordsHandled = 0;
         samplesRouted = 0;
         decodeNs = 0;
@@ -281,11 +297,19 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
             int streamId = head.streams().idOf(tp.topic(), tp.partition());
             long durable = head.durableWatermark(streamId);
             long start = startOffset(tp, committed.get(tp), durable);
-            if (start >= 0) {
+            boolean refill = head.discardedData();
+            if (refill) {
+                // A shard lost its persisted data (damage) and started empty: what it held must come again, even
+                // from below the committed offset; shards that still hold a record skip it by their watermarks.
+                start = durable + 1;
+            }
+            if (refill && start == 0) {
+                consumer.seekToBeginning(List.of(tp));
+            } else if (start >= 0) {
                 consumer.seek(tp, start);
             }
             PayloadFormat format = config.formatByTopic().get(tp.topic());
-            AssignedPartition p = new AssignedPartition(tp, streamId, decoder(format), format.ordinal(), start);
+            AssignedPartition p = new AssignedPartition(tp, streamId, format, start);
             p.lagGauge = metrics.registerLag(tp.topic(), tp.partition(), p);
             // Nothing handled by this thread yet: a revocation before the first record waits for nothing.
             book.add(p, -1);
@@ -403,15 +427,6 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
         if (paused) {
             pausedPartitions = consumer.paused().size();
         }
-    }
-
-    private PayloadDecoder decoder(PayloadFormat format) {
-        PayloadDecoder d = decoders[format.ordinal()];
-        if (d == null) {
-            d = format.newDecoder(config.decoderLimits());
-            decoders[format.ordinal()] = d;
-        }
-        return d;
     }
 
     // ---------------------------------------------------------------- shutdown

@@ -4,7 +4,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.sluice.server.format.PayloadFormat;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.IntSupplier;
 
@@ -28,6 +30,8 @@ final class IngestMetrics {
     final Timer queueWait;
     private final Map<String, Counter> recordsRejected = new HashMap<>(); // filled in the constructor, then read-only
     private final Map<String, Counter> samplesRejected = new HashMap<>();
+    /** [format ordinal][skip reason index], filled in the constructor, then read-only. */
+    private final Counter[][] decodeSkipped = new Counter[PayloadFormat.values().length][];
     private final MeterRegistry registry;
 
     IngestMetrics(MeterRegistry registry, IntSupplier pausedPartitions) {
@@ -56,6 +60,21 @@ final class IngestMetrics {
             samplesRejected.put(reason, Counter.builder("sluice.samples.rejected").tag("reason", reason)
                     .description("Samples rejected, by reason").register(registry));
         }
+        for (PayloadFormat format : PayloadFormat.values()) {
+            List<String> reasons = format.skipReasons();
+            decodeSkipped[format.ordinal()] = new Counter[reasons.size()];
+            for (int i = 0; i < reasons.size(); i++) {
+                decodeSkipped[format.ordinal()][i] = Counter.builder("sluice.decode.skipped")
+                        .tags("format", format.configName(), "reason", reasons.get(i))
+                        .description("Items skipped inside accepted records, by format and reason (lines, fields, metrics,"
+                                + " points, histograms...; see docs/format)").register(registry);
+            }
+        }
+    }
+
+    /** Adds {@code n} to {@code sluice_decode_skipped_total} of a format's skip reason. */
+    void decodeSkipped(int formatOrdinal, int reason, long n) {
+        decodeSkipped[formatOrdinal][reason].increment(n);
     }
 
     private Timer stage(String stage, String what) {

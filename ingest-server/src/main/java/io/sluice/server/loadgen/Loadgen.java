@@ -1,5 +1,6 @@
 package io.sluice.server.loadgen;
 
+import io.sluice.server.format.PayloadFormat;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -19,6 +20,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * payload format, at an optional pace: {@code sluice loadgen}, the demo's generator, benchmarks and
  * tests. Deterministic: the records are a function of the {@link LoadgenConfig} alone (except Kafka's
  * own record timestamps), laid out as {@link LoadPlan} walks them.
+ *
+ * <p>A record of the plan is one Kafka record, except in json, one record per sample (as
+ * prometheus-kafka-adapter writes); remote-write 2.0 records carry their Content-Type header.
  *
  * <p>Runs on the calling thread until every sample is acknowledged by the broker; interrupting the
  * thread stops it early (the result says so). A record the broker refuses fails the run with the
@@ -122,11 +126,19 @@ public final class Loadgen {
                 interrupted = true;
                 return false;
             }
-            int length = writer.finish();
-            byte[] value = Arrays.copyOf(writer.bytes(), length); // the producer keeps it until sent
-            producer.send(new ProducerRecord<>(config.topic(), key(block), value), callback);
-            records++;
-            valueBytes += length;
+            writer.finish();
+            for (int i = 0; i < writer.values(); i++) {
+                int from = writer.valueOffset(i);
+                int length = writer.valueLength(i);
+                byte[] value = Arrays.copyOfRange(writer.bytes(), from, from + length); // the producer keeps it until sent
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(config.topic(), key(block), value);
+                if (writer.contentType() != null) {
+                    record.headers().add(PayloadFormat.CONTENT_TYPE_HEADER, writer.contentType());
+                }
+                producer.send(record, callback);
+                records++;
+                valueBytes += length;
+            }
             pace();
             return firstFailure.get() == null;
         }

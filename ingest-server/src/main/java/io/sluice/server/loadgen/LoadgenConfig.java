@@ -36,10 +36,6 @@ public record LoadgenConfig(String bootstrapServers, String topic, PayloadFormat
         if (format == null) {
             throw new IllegalArgumentException("--format is missing");
         }
-        if (!PayloadWriter.writes(format)) {
-            throw new IllegalArgumentException("--format " + format.configName()
-                    + ": the load generator writes prometheus-remote-write and sluice only");
-        }
         if (series < 1) {
             throw new IllegalArgumentException("--series must be at least 1, was " + series);
         }
@@ -65,15 +61,28 @@ public record LoadgenConfig(String bootstrapServers, String topic, PayloadFormat
     }
 
     /**
-     * Defaults for the rest: unlimited rate, 500 series x 10 scrapes a record, seed 42, scrapes 15 s
-     * apart ending about now.
+     * Sample-per-line formats (influx, otlp, json) get 100 series x 10 scrapes a record, Telegraf's
+     * default batch of 1,000 metrics: their decoders hand over one series entry per sample, so a record
+     * of 5,000 samples would need more than a head batch (256 KiB) per shard.
+     */
+    public static final int DEFAULT_SERIES_PER_LINE_RECORD = 100;
+
+    /**
+     * Defaults for the rest: unlimited rate, 500 series x 10 scrapes a record (100 x 10 for influx,
+     * otlp and json), seed 42, scrapes 15 s apart ending about now.
      */
     public static LoadgenConfig of(String bootstrapServers, String topic, PayloadFormat format, int series, long samples) {
         long scrapes = series < 1 ? 0 : (samples + series - 1) / series; // the constructor rejects series < 1
         long start = (System.currentTimeMillis() - scrapes * DEFAULT_SCRAPE_INTERVAL_MS) / 1000 * 1000;
         return new LoadgenConfig(bootstrapServers, topic, format, series, samples, 0,
-                Math.min(series, DEFAULT_SERIES_PER_RECORD), DEFAULT_SAMPLES_PER_SERIES, DEFAULT_SEED, start,
+                Math.min(series, seriesPerSample(format) ? DEFAULT_SERIES_PER_LINE_RECORD : DEFAULT_SERIES_PER_RECORD),
+                DEFAULT_SAMPLES_PER_SERIES, DEFAULT_SEED, start,
                 DEFAULT_SCRAPE_INTERVAL_MS, Map.of());
+    }
+
+    /** Whether the format's decoder emits a series per sample (so records must stay smaller). */
+    private static boolean seriesPerSample(PayloadFormat format) {
+        return format == PayloadFormat.INFLUX || format == PayloadFormat.OTLP || format == PayloadFormat.JSON;
     }
 
     public LoadgenConfig withRate(double samplesPerSecond) {

@@ -47,6 +47,7 @@ public final class HeadMetrics implements MeterBinder {
             bindWal(registry, shard, tags);
         }
         bindSummedCounters(registry);
+        BatchLatencyMetrics.bind(head, registry, BatchLatencyMetrics.DEFAULT_WINDOW);
         MemoryAccounting accounting = head.accounting();
         for (MemoryTag tag : MemoryTag.values()) {
             Gauge.builder("sluice.offheap", accounting, a -> a.bytes(tag)).strongReference(true)
@@ -81,7 +82,7 @@ public final class HeadMetrics implements MeterBinder {
     }
 
     private static void bindGauges(MeterRegistry registry, Shard shard, Tags tags) {
-        gauge(registry, "sluice.series.active", shard, Shard::seriesCount, tags, null, "Series in the head");
+        gauge(registry, "sluice.series.active", shard, Shard::activeSeriesCount, tags, null, "Series in the head (idle ones dropped are not)");
         gauge(registry, "sluice.queue.depth", shard, Shard::queueDepth, tags, null,
                 "Batches waiting for the shard; at queue.batches the consumers pause its partitions");
         gauge(registry, "sluice.replay.done", shard, s -> s.isReplayed() ? 1 : 0, tags, null,

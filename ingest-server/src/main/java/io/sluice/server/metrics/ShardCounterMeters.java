@@ -53,6 +53,18 @@ final class ShardCounterMeters {
                 "WAL records replay could not decode (their samples are consumed again from Kafka)");
         put(Counter.CHUNKS_DROPPED, "sluice.chunks.dropped", Tags.empty(),
                 "Chunks dropped because a series' chunk list was full");
+        put(Counter.CHUNKS_PERSISTED, "sluice.chunks.persisted", Tags.empty(), "Full chunks written to the shard's chunk files");
+        put(Counter.CHUNK_WRITE_FAILURES, "sluice.chunk.write.failures", Tags.empty(),
+                "Full chunks a chunk file could not take when cut (a full disk); written at the next checkpoint");
+        put(Counter.CHECKPOINTS_WRITTEN, "sluice.checkpoints.written", Tags.empty(), "Checkpoints written");
+        put(Counter.CHECKPOINT_FAILURES, "sluice.checkpoint.failures", Tags.empty(),
+                "Checkpoints that could not be written (the WAL is kept; retried at the next interval)");
+        put(Counter.CHECKPOINTS_DAMAGED, "sluice.checkpoints.damaged", Tags.empty(),
+                "Checkpoints found damaged at start and discarded");
+        put(Counter.CHUNKS_DAMAGED, "sluice.chunks.damaged", Tags.empty(), "Chunks found damaged or missing in the chunk files at start");
+        put(Counter.DATA_DISCARDED, "sluice.shard.data.discarded", Tags.empty(),
+                "Starts at which a shard discarded its persisted data and consumed its partitions again from Kafka");
+        put(Counter.SERIES_EVICTED, "sluice.series.evicted", Tags.empty(), "Idle series dropped from memory at checkpoints");
     }
 
     private ShardCounterMeters() {

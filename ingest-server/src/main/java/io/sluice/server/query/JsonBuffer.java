@@ -17,6 +17,7 @@ final class JsonBuffer {
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
     private byte[] bytes;
     private int length;
+    private final StringBuilder scratch = new StringBuilder(32); // a value's text on its way into bytes
 
     JsonBuffer(int initialBytes) {
         bytes = new byte[initialBytes];
@@ -161,7 +162,13 @@ final class JsonBuffer {
             }
             return number((long) v);
         }
-        return raw(PromFloat.format(v));
+        scratch.setLength(0);
+        PromFloat.append(v, scratch);
+        ensure(scratch.length());
+        for (int i = 0; i < scratch.length(); i++) {
+            bytes[length++] = (byte) scratch.charAt(i);
+        }
+        return this;
     }
 
     /**

@@ -12,8 +12,10 @@ import java.math.RoundingMode;
  *
  * <p>Java's {@link Double#toString} (JDK 19+) gives the shortest round-trip digits too, with one
  * difference: where one digit would do, it picks the closest two-digit decimal instead
- * ({@code 4.9E-324} where Go writes {@code 5e-324}); that only happens for subnormals and is
- * corrected here. Integers below 2^53 (most counters) take a path that does not allocate.
+ * ({@code 4.9E-324} where Go writes {@code 5e-324}); for a normal double the closest two-digit
+ * decimal is then {@code d.0}, so this only changes subnormals, which are corrected here (with
+ * BigDecimal: rare). Other values are rewritten from Java's text to plain notation in place in the
+ * caller's builder; integers below 2^53 (most counters) are written as longs.
  */
 public final class PromFloat {
     private static final double EXACT_INTEGER_LIMIT = 0x1p53;
@@ -38,7 +40,46 @@ public final class PromFloat {
             }
             out.append((long) v);
         } else {
-            out.append(plainShortest(v));
+            appendPlain(v, out);
+        }
+    }
+
+    /** Java's shortest text ({@code 1.25E-5}, {@code 0.001}), rewritten in place to plain notation. */
+    private static void appendPlain(double v, StringBuilder out) {
+        int start = out.length();
+        out.append(v);
+        int digits = v < 0 ? start + 1 : start;
+        int exponent = 0;
+        int e = out.indexOf("E", digits);
+        if (e >= 0) {
+            exponent = Integer.parseInt(out, e + 1, out.length(), 10);
+            out.setLength(e);
+        }
+        int point = out.indexOf(".", digits);
+        out.deleteCharAt(point);
+        int pointPos = point - digits + exponent; // digits before the decimal point
+        while (out.length() > digits && out.charAt(digits) == '0') {
+            out.deleteCharAt(digits);
+            pointPos--;
+        }
+        while (out.length() > digits && out.charAt(out.length() - 1) == '0') {
+            out.setLength(out.length() - 1);
+        }
+        int n = out.length() - digits;
+        if (n == 2 && Math.abs(v) < Double.MIN_NORMAL) {
+            out.setLength(start);
+            out.append(subnormalShortest(v));
+        } else if (pointPos <= 0) {
+            out.insert(digits, "0.");
+            for (int i = 0; i < -pointPos; i++) {
+                out.insert(digits + 2, '0');
+            }
+        } else if (pointPos >= n) {
+            for (int i = n; i < pointPos; i++) {
+                out.append('0');
+            }
+        } else {
+            out.insert(digits + pointPos, '.');
         }
     }
 
@@ -57,11 +98,8 @@ public final class PromFloat {
         return Math.abs(v) < EXACT_INTEGER_LIMIT && v == Math.rint(v);
     }
 
-    private static String plainShortest(double v) {
-        BigDecimal shortest = new BigDecimal(Double.toString(v));
-        if (shortest.precision() == 2) {
-            shortest = oneDigitIfRoundTrips(v, shortest);
-        }
+    private static String subnormalShortest(double v) {
+        BigDecimal shortest = oneDigitIfRoundTrips(v, new BigDecimal(Double.toString(v)));
         return shortest.stripTrailingZeros().toPlainString();
     }
 

@@ -25,7 +25,7 @@ import java.util.Set;
 final class SelectorParser {
     private static final Set<String> KEYWORDS = Set.of("sum", "avg", "count", "min", "max", "group", "stddev",
             "stdvar", "topk", "bottomk", "count_values", "quantile", "limitk", "limit_ratio", "by", "without", "on",
-            "ignoring", "group_left", "group_right", "bool", "and", "or", "unless", "atan2", "offset", "start", "end");
+            "ignoring", "group_left", "group_right", "bool", "and", "or", "unless", "atan2", "offset");
 
     private final String query;
     private final String parameter;
@@ -88,7 +88,7 @@ final class SelectorParser {
         if (lower.equals("inf") || lower.equals("nan")) {
             throw unsupported("number literals", start);
         }
-        if (KEYWORDS.contains(name)) {
+        if (KEYWORDS.contains(lower)) { // PromQL's lexer matches keywords in any case
             throw unsupported("'" + name + "' (aggregations, operators and modifiers)", start);
         }
     }

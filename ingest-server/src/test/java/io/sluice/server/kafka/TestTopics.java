@@ -34,8 +34,17 @@ final class TestTopics implements AutoCloseable {
 
     /** Sends and waits for the broker: returns the record's offset. */
     long sendAndWait(String topic, int partition, byte[] value) {
+        return sendAndWait(topic, partition, value, null);
+    }
+
+    /** Sends with a Content-Type header (none if null) and waits for the broker: returns the record's offset. */
+    long sendAndWait(String topic, int partition, byte[] value, String contentType) {
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, partition, null, value);
+        if (contentType != null) {
+            record.headers().add("Content-Type", contentType.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        }
         try {
-            return producer.send(new ProducerRecord<>(topic, partition, null, value)).get(60, TimeUnit.SECONDS).offset();
+            return producer.send(record).get(60, TimeUnit.SECONDS).offset();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError(e);

@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** The load generator's records, read back from a real broker, decode to exactly the series and samples it says it produced. */
 class LoadgenTest {
     @ParameterizedTest
-    @EnumSource(value = PayloadFormat.class, names = {"PROMETHEUS_REMOTE_WRITE", "SLUICE"}) // what the load generator writes
+    @EnumSource(PayloadFormat.class) // the load generator writes every format
     void producedRecordsDecodeToThePlannedSamples(PayloadFormat format) throws PayloadException {
         String topic = SharedKafka.unique("loadgen-" + format.configName());
         SharedKafka.broker().createTopic(topic, 3);
@@ -40,7 +40,8 @@ class LoadgenTest {
         LoadgenResult result = Loadgen.run(config);
 
         assertThat(result.samples()).isEqualTo(2_000);
-        assertThat(result.records()).isEqualTo(LoadPlan.records(config));
+        // json: one record per sample, as prometheus-kafka-adapter writes
+        assertThat(result.records()).isEqualTo(format == PayloadFormat.JSON ? 2_000 : LoadPlan.records(config));
         assertThat(result.series()).isEqualTo(450);
         assertThat(result.interrupted()).isFalse();
 
@@ -49,6 +50,10 @@ class LoadgenTest {
         CollectingSink sink = new CollectingSink();
         Map<String, Integer> partitionByKey = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> r : records) {
+            var contentType = r.headers().lastHeader(PayloadFormat.CONTENT_TYPE_HEADER);
+            assertThat(contentType == null ? null : new String(contentType.value(), java.nio.charset.StandardCharsets.US_ASCII))
+                    .as("remote-write 2.0 records say so").isEqualTo(format == PayloadFormat.PROMETHEUS_REMOTE_WRITE_V2
+                            ? "application/x-protobuf;proto=io.prometheus.write.v2.Request" : null);
             decoder.decode(r.value(), 0, r.value().length, r.timestamp(), sink);
             Integer before = partitionByKey.put(new String(r.key()), r.partition());
             assertThat(before == null || before == r.partition()).as("a block always goes to one partition").isTrue();
@@ -110,6 +115,15 @@ class LoadgenTest {
         }
         assertThat(a.labelPairs(0)).containsSequence("__name__", "node_cpu_seconds_total");
         assertThat(a.labelPairs(199)).contains("node_scrape_collector_success");
+    }
+
+    @Test
+    void samplePerLineFormatsGetRecordsThatFitAHeadBatch() {
+        for (PayloadFormat format : PayloadFormat.values()) {
+            int perRecord = LoadgenConfig.of("localhost:9092", "t", format, 10_000, 100_000).seriesPerRecord();
+            boolean perLine = format == PayloadFormat.INFLUX || format == PayloadFormat.OTLP || format == PayloadFormat.JSON;
+            assertThat(perRecord).as("%s", format).isEqualTo(perLine ? 100 : 500);
+        }
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.sluice.server.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import io.sluice.core.head.Head;
 import io.sluice.core.head.ShardStats;
 import io.sluice.core.head.StreamRegistry;
@@ -11,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -66,6 +68,13 @@ class HeadMetricsTest {
         // The append stage: one timing per applied batch, real time spent (the head runs on the system clock).
         assertThat(sample("sluice_shard_apply_seconds_count")).isEqualTo(sample("sluice_batches_applied_total"));
         assertThat(sample("sluice_shard_apply_seconds_sum")).isPositive();
+        // Queue-in to WAL-durable: every batch is durable once the last offset is, each timed once.
+        assertThat(sample("sluice_batch_durable_seconds_count")).isEqualTo(sample("sluice_batches_applied_total"));
+        assertThat(sample("sluice_batch_durable_seconds_sum")).isPositive();
+        assertThat(sample("sluice_batch_durable_seconds_bucket", "le=\"+Inf\"")).isEqualTo(sample("sluice_batch_durable_seconds_count"));
+        ValueAtPercentile[] p = metrics.registry().get(BatchLatencyMetrics.NAME).timer().takeSnapshot().percentileValues();
+        assertThat(p).extracting(ValueAtPercentile::percentile).containsExactly(0.5, 0.99, 0.999);
+        assertThat(p[0].value(TimeUnit.NANOSECONDS)).isPositive().isLessThanOrEqualTo(p[1].value(TimeUnit.NANOSECONDS));
     }
 
     @Test

@@ -54,6 +54,7 @@ class MetadataRoutesTest {
         assertThat(fx.get("/api/v1/label/nothing/values").body()).isEqualTo(ok("[]"));
         assertThat(fx.get("/api/v1/label/job/values?match[]=up&end=2").body()).isEqualTo(ok("[\"node\"]"));
         assertThat(fx.get("/api/v1/label/job/values/more").statusCode()).isEqualTo(404);
+        assertThat(fx.get("/api/v1/label/%6Aob/values").body()).as("percent-decoded").isEqualTo(ok("[\"api\",\"node\"]"));
     }
 
     @Test

@@ -63,6 +63,23 @@ class PromFloatTest {
     }
 
     @Test
+    void theInPlaceRewriteEqualsBigDecimalsPlainTextOfJavasDigits() {
+        Random random = new Random(9);
+        for (int i = 0; i < 50_000; i++) {
+            double v = switch (i % 3) {
+                case 0 -> Double.longBitsToDouble(random.nextLong());
+                case 1 -> random.nextGaussian() * Math.pow(10, random.nextInt(24) - 12); // both of Java's notations
+                default -> Math.round(random.nextGaussian() * 1e6) / 1000.0; // few digits: 1.5, 0.25, -12.125
+            };
+            if (PromFloat.isSpecial(v) || Math.abs(v) < Double.MIN_NORMAL) {
+                continue;
+            }
+            String reference = new java.math.BigDecimal(Double.toString(v)).stripTrailingZeros().toPlainString();
+            assertThat(PromFloat.format(v)).as("%s", Double.toString(v)).isEqualTo(reference.equals("0") ? "0" : reference);
+        }
+    }
+
+    @Test
     void jsonValueAndTimestampMatchPrometheus() {
         JsonBuffer json = new JsonBuffer(16);
         json.timestamp(1_435_781_451_781L).raw(' ').timestamp(1_500).raw(' ').timestamp(2_000).raw(' ').timestamp(1_005)

@@ -19,6 +19,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -81,6 +82,35 @@ final class QueryFixture implements AutoCloseable {
             head.shard(s).submit(batch);
         }
         return recordOffset;
+    }
+
+    /** Appends one sample per series at {@code timestampMs}, all in one Kafka record, without waiting. */
+    void submitRound(List<Map<String, String>> series, long timestampMs, double[] values) {
+        LabelsBuilder builder = new LabelsBuilder(LabelLimits.DEFAULT);
+        int stream = head.streams().idOf(TOPIC, 0);
+        long recordOffset = ++offset;
+        ShardBatch[] batches = new ShardBatch[head.shardCount()];
+        for (int i = 0; i < series.size(); i++) {
+            builder.reset();
+            series.get(i).forEach(builder::add);
+            if (builder.build() != LabelsStatus.OK) {
+                throw new IllegalArgumentException("labels rejected: " + series.get(i));
+            }
+            int s = head.shardOf(builder.hash());
+            if (batches[s] == null) {
+                batches[s] = acquire(s);
+                batches[s].record(stream, recordOffset);
+            }
+            if (!batches[s].series(builder.hash(), builder.bytes(), 0, builder.length())
+                    || !batches[s].sample(timestampMs, Double.doubleToRawLongBits(values[i]))) {
+                throw new IllegalStateException("test batch full");
+            }
+        }
+        for (int s = 0; s < batches.length; s++) {
+            ShardBatch batch = batches[s] != null ? batches[s] : acquire(s);
+            batch.watermark(stream, recordOffset);
+            head.shard(s).submit(batch);
+        }
     }
 
     void awaitApplied() {

@@ -7,6 +7,9 @@ import io.sluice.server.format.MetricSink;
 import io.sluice.server.format.PayloadDecoder;
 import io.sluice.server.format.PayloadException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * Decodes {@code influx} records: a batch of InfluxDB line-protocol lines, as Telegraf's Kafka output
@@ -31,6 +34,13 @@ public final class InfluxDecoder implements PayloadDecoder {
     /** Kafka's timestamp of a record that has none ({@code RecordBatch.NO_TIMESTAMP}). */
     public static final long NO_RECORD_TIMESTAMP = -1;
 
+    /**
+     * The {@code sluice_decode_skipped_total} reasons: {@code string_field} (a string field of a line that
+     * was stored), then {@code line_<reason>} for each {@link InfluxLineRejection} (a whole line skipped).
+     */
+    public static final List<String> SKIP_REASONS = skipReasons();
+    private static final int STRING_FIELD = 0;
+
     private static final byte[] METRIC_NAME = "__name__".getBytes(StandardCharsets.US_ASCII);
 
     private final DecoderLimits limits;
@@ -39,6 +49,8 @@ public final class InfluxDecoder implements PayloadDecoder {
     private final ByteWriter name = new ByteWriter(128);
 
     private final long[] linesRejected = new long[InfluxLineRejection.values().length];
+    /** Indexed like {@link #SKIP_REASONS}: what the current (last) record skipped. */
+    private final long[] recordSkipped = new long[SKIP_REASONS.size()];
     private long pointsDecodedTotal;
     private long stringFieldsSkippedTotal;
     private InfluxLineRejection lastRejection;
@@ -58,6 +70,7 @@ public final class InfluxDecoder implements PayloadDecoder {
     @Override
     public void decode(byte[] value, int off, int len, long recordTimestampMs, MetricSink sink) throws PayloadException {
         limits.checkRecordSize(len);
+        Arrays.fill(recordSkipped, 0);
         int end = off + len;
         int p = off;
         while (p < end) {
@@ -87,6 +100,7 @@ public final class InfluxDecoder implements PayloadDecoder {
         for (int f = 0; f < fields.count(); f++) {
             if (parser.fieldKind(f) == InfluxLineParser.STRING) {
                 stringFieldsSkippedTotal++;
+                recordSkipped[STRING_FIELD]++;
             } else {
                 series(f, sink);
                 sink.sample(timestampMs, parser.fieldValue(f));
@@ -113,9 +127,24 @@ public final class InfluxDecoder implements PayloadDecoder {
 
     private void reject(InfluxLineRejection reason, long position, String detail) {
         linesRejected[reason.ordinal()]++;
+        recordSkipped[1 + reason.ordinal()]++;
         lastRejection = reason;
         lastRejectionPosition = position;
         lastRejectionDetail = detail;
+    }
+
+    @Override
+    public long skippedInLastRecord(int reason) {
+        return recordSkipped[reason];
+    }
+
+    private static List<String> skipReasons() {
+        List<String> reasons = new ArrayList<>();
+        reasons.add("string_field");
+        for (InfluxLineRejection r : InfluxLineRejection.values()) {
+            reasons.add("line_" + r.label());
+        }
+        return List.copyOf(reasons);
     }
 
     /** Lines skipped for {@code reason} since this decoder was created. */

@@ -5,6 +5,8 @@ import io.sluice.server.format.MetricSink;
 import io.sluice.server.format.PayloadDecoder;
 import io.sluice.server.format.PayloadException;
 import io.sluice.server.format.WireReader;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Decodes {@code otlp} records: an OTLP {@code ExportMetricsServiceRequest} in protobuf, as the
@@ -23,6 +25,15 @@ import io.sluice.server.format.WireReader;
  * consumer thread, which owns every field.
  */
 public final class OtlpDecoder implements PayloadDecoder {
+    /**
+     * The {@code sluice_decode_skipped_total} reasons: {@code metric_<reason>} for each {@link OtlpSkip}
+     * (a whole metric skipped), then {@code point_without_value}, {@code exemplar} and
+     * {@code attribute_key_dropped}.
+     */
+    public static final List<String> SKIP_REASONS = skipReasons();
+    private static final int POINT_WITHOUT_VALUE = OtlpSkip.values().length;
+    private static final int EXEMPLAR = POINT_WITHOUT_VALUE + 1;
+
     private final DecoderLimits limits;
     private final WireReader record = new WireReader();
     private final OtlpRequestReader reader = new OtlpRequestReader();
@@ -46,6 +57,25 @@ public final class OtlpDecoder implements PayloadDecoder {
         pointsWithoutValueTotal += reader.pointsWithoutValue();
         exemplarsSkippedTotal += reader.exemplarsSkipped();
         attributeKeysDroppedTotal += reader.attributeKeysDropped();
+    }
+
+    /** What the last decoded record skipped; valid after decode() returned normally. */
+    @Override
+    public long skippedInLastRecord(int reason) {
+        if (reason < POINT_WITHOUT_VALUE) {
+            return reader.metricsSkipped[reason];
+        }
+        return reason == POINT_WITHOUT_VALUE ? reader.pointsWithoutValue()
+                : reason == EXEMPLAR ? reader.exemplarsSkipped() : reader.attributeKeysDropped();
+    }
+
+    private static List<String> skipReasons() {
+        List<String> reasons = new ArrayList<>();
+        for (OtlpSkip skip : OtlpSkip.values()) {
+            reasons.add("metric_" + skip.label());
+        }
+        reasons.addAll(List.of("point_without_value", "exemplar", "attribute_key_dropped"));
+        return List.copyOf(reasons);
     }
 
     /** Metrics skipped for {@code reason} in records that decoded, since this decoder was created. */

@@ -1,6 +1,7 @@
 package io.sluice.server.format.remotewrite;
 
 import io.sluice.server.format.DecoderLimits;
+import java.util.List;
 
 /**
  * Decodes {@code prometheus-remote-write} records: a snappy block (not framed) holding a
@@ -19,6 +20,12 @@ import io.sluice.server.format.DecoderLimits;
  */
 public final class RemoteWriteDecoder extends SnappyRequestDecoder {
     static final int INITIAL_BUFFER_BYTES = SnappyBlock.INITIAL_BUFFER_BYTES;
+
+    /**
+     * What both remote-write versions skip in accepted records, by {@code sluice_decode_skipped_total}
+     * reason: native histograms, exemplars, metadata entries, series without float samples.
+     */
+    public static final List<String> SKIP_REASONS = List.of("native_histogram", "exemplar", "metadata", "series_without_samples");
 
     public RemoteWriteDecoder(DecoderLimits limits) {
         super(limits, new WriteRequestReader(), "uncompressed WriteRequest");

@@ -5,8 +5,9 @@ import static io.sluice.server.format.ProtoWire.LEN;
 import static io.sluice.server.format.ProtoWire.VARINT;
 import static io.sluice.server.format.ProtoWire.tag;
 
-import io.airlift.compress.v3.snappy.SnappyJavaCompressor;
 import io.sluice.server.format.ByteWriter;
+import io.sluice.server.format.EncoderState;
+import io.sluice.server.format.RecordEncoder;
 
 /**
  * Writes {@code prometheus-remote-write} record values: a snappy-compressed remote-write 1.0
@@ -18,7 +19,7 @@ import io.sluice.server.format.ByteWriter;
  * Every Sample carries both fields, also when they are zero, so -0.0 and NaN payloads round-trip.
  * Not thread-safe.
  */
-public final class RemoteWriteEncoder {
+public final class RemoteWriteEncoder implements RecordEncoder {
     private static final int LABEL_TAG = tag(RemoteWriteSchema.TIMESERIES_LABELS, LEN);
     private static final int SAMPLE_TAG = tag(RemoteWriteSchema.TIMESERIES_SAMPLES, LEN);
     private static final int TIMESERIES_TAG = tag(RemoteWriteSchema.WRITE_REQUEST_TIMESERIES, LEN);
@@ -29,11 +30,8 @@ public final class RemoteWriteEncoder {
 
     private final ByteWriter request;
     private final ByteWriter series;
-    private final SnappyJavaCompressor snappy = new SnappyJavaCompressor();
-    private byte[] compressed = new byte[0];
-    private int compressedLength;
-    private boolean inSeries;
-    private int seriesSamples;
+    private final SnappyWriter snappy = new SnappyWriter();
+    private final EncoderState state = new EncoderState();
 
     public RemoteWriteEncoder(int initialCapacityBytes) {
         request = new ByteWriter(initialCapacityBytes);
@@ -41,27 +39,26 @@ public final class RemoteWriteEncoder {
     }
 
     /** Starts a new request, forgetting the previous one. */
+    @Override
     public void reset() {
         request.reset();
-        inSeries = false;
-        compressedLength = 0;
+        state.reset();
+        snappy.clear();
     }
 
+    @Override
     public void beginSeries() {
-        if (inSeries) {
-            throw new IllegalStateException("beginSeries() before endSeries() of the previous series");
-        }
+        state.beginSeries();
         series.reset();
-        inSeries = true;
-        seriesSamples = 0;
     }
 
+    @Override
     public void label(byte[] name, byte[] value) {
         label(name, 0, name.length, value, 0, value.length);
     }
 
     public void label(byte[] nameBuf, int nameOff, int nameLen, byte[] valueBuf, int valueOff, int valueLen) {
-        requireSeries();
+        state.requireSeries();
         int body = 1 + ByteWriter.varintSize(nameLen) + nameLen + 1 + ByteWriter.varintSize(valueLen) + valueLen;
         series.writeByte(LABEL_TAG);
         series.writeVarint(body);
@@ -74,48 +71,59 @@ public final class RemoteWriteEncoder {
     }
 
     /** Appends a sample; the value's bits are written as they are (NaN payloads included). */
+    @Override
     public void sample(long timestampMs, double value) {
-        requireSeries();
-        series.writeByte(SAMPLE_TAG);
-        series.writeVarint(1 + 8 + 1 + ByteWriter.varintSize(timestampMs));
-        series.writeByte(SAMPLE_VALUE_TAG);
-        series.writeLongLE(Double.doubleToRawLongBits(value));
-        series.writeByte(SAMPLE_TIMESTAMP_TAG);
-        series.writeVarint(timestampMs);
-        seriesSamples++;
+        state.sample();
+        writeSample(series, SAMPLE_TAG, timestampMs, value);
     }
 
+    /** A Sample message (the same in 1.0 and 2.0) as field {@code fieldTag}, both fields written. */
+    static void writeSample(ByteWriter to, int fieldTag, long timestampMs, double value) {
+        to.writeByte(fieldTag);
+        to.writeVarint(1 + 8 + 1 + ByteWriter.varintSize(timestampMs));
+        to.writeByte(SAMPLE_VALUE_TAG);
+        to.writeLongLE(Double.doubleToRawLongBits(value));
+        to.writeByte(SAMPLE_TIMESTAMP_TAG);
+        to.writeVarint(timestampMs);
+    }
+
+    @Override
     public void endSeries() {
-        requireSeries();
-        if (seriesSamples == 0) {
-            throw new IllegalStateException("a series needs at least one sample");
-        }
+        state.endSeries();
         request.writeByte(TIMESERIES_TAG);
         request.writeVarint(series.length());
         request.writeBytes(series.buffer(), 0, series.length());
-        inSeries = false;
     }
 
     /** Compresses the request; returns the record value's length, its bytes being {@link #compressed()}. */
     public int finish() {
-        if (inSeries) {
-            throw new IllegalStateException("finish() inside a series: call endSeries() first");
-        }
-        int maxLength = snappy.maxCompressedLength(request.length());
-        if (compressed.length < maxLength) {
-            compressed = new byte[maxLength];
-        }
-        compressedLength = snappy.compress(request.buffer(), 0, request.length(), compressed, 0, compressed.length);
-        return compressedLength;
+        state.finish();
+        return snappy.compress(request.buffer(), request.length());
     }
 
     /** The record value after {@link #finish()}: {@code compressed()[0, compressedLength())}. */
     public byte[] compressed() {
-        return compressed;
+        return snappy.buffer();
     }
 
     public int compressedLength() {
-        return compressedLength;
+        return snappy.length();
+    }
+
+    @Override
+    public int finishValues() {
+        finish();
+        return 1;
+    }
+
+    @Override
+    public byte[] buffer() {
+        return snappy.buffer();
+    }
+
+    @Override
+    public int valueLength(int i) {
+        return snappy.length();
     }
 
     /** The protobuf WriteRequest written so far: {@code uncompressed()[0, uncompressedLength())}. */
@@ -125,11 +133,5 @@ public final class RemoteWriteEncoder {
 
     public int uncompressedLength() {
         return request.length();
-    }
-
-    private void requireSeries() {
-        if (!inSeries) {
-            throw new IllegalStateException("call beginSeries() first");
-        }
     }
 }

@@ -47,6 +47,19 @@ abstract class SnappyRequestDecoder implements PayloadDecoder {
         seriesWithoutSamplesTotal += skipped.seriesWithoutSamples;
     }
 
+    /** See {@link RemoteWriteDecoder#SKIP_REASONS} for the indexes. */
+    @Override
+    public final long skippedInLastRecord(int reason) {
+        RequestReader.SkipCounts skipped = reader.skipped();
+        return switch (reason) {
+            case 0 -> skipped.histograms;
+            case 1 -> skipped.exemplars;
+            case 2 -> skipped.metadata;
+            case 3 -> skipped.seriesWithoutSamples;
+            default -> 0;
+        };
+    }
+
     /** Native histograms skipped in records that decoded, since this decoder was created. */
     public final long histogramsSkippedTotal() {
         return histogramsSkippedTotal;

@@ -1,0 +1,115 @@
+package io.sluice.bench.query;
+
+import io.sluice.bench.head.NodeCpuSeries;
+import io.sluice.core.head.Head;
+import io.sluice.core.head.HeadOptions;
+import io.sluice.core.head.Shard;
+import io.sluice.core.head.ShardBatch;
+import io.sluice.core.head.ShardStats;
+import io.sluice.core.head.StreamRegistry;
+import io.sluice.core.memory.MemoryAccounting;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * A real {@link Head} (its shard threads running) holding {@link NodeCpuSeries} with {@code rounds}
+ * samples each, 15 s apart from {@link #FIRST_MS}; filled through the shards' batch queues as the
+ * consumers do, and returned once every sample is applied. Its WALs live under /work/bench-tmp
+ * (override with -Dsluice.bench.dir=) and are deleted on close.
+ */
+final class FilledHead implements AutoCloseable {
+    static final long FIRST_MS = 1_700_000_000_000L;
+    static final long STEP_MS = 15_000;
+
+    final Head head;
+    final long samples;
+    private final Path dir;
+    private long nextOffset;
+
+    FilledHead(int series, int rounds, int shards) {
+        try {
+            Path base = Path.of(System.getProperty("sluice.bench.dir", "/work/bench-tmp"));
+            Files.createDirectories(base);
+            dir = Files.createTempDirectory(base, "head");
+            head = new Head(HeadOptions.defaults(dir).withShards(shards), new StreamRegistry(), new MemoryAccounting());
+            head.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        NodeCpuSeries data = new NodeCpuSeries(series);
+        int stream = head.streams().idOf("metrics", 0);
+        ShardBatch[] open = new ShardBatch[head.shardCount()];
+        for (int r = 0; r < rounds; r++) {
+            for (int s = 0; s < series; s++) {
+                int shard = head.shardOf(data.hashes[s]);
+                long t = FIRST_MS + r * STEP_MS;
+                if (open[shard] == null || !add(open[shard], data, s, t, r)) {
+                    if (open[shard] != null) {
+                        head.shard(shard).submit(open[shard]);
+                    }
+                    // a new record per batch: offsets must grow, or the shard skips it as already applied
+                    open[shard] = acquire(head.shard(shard));
+                    open[shard].record(stream, nextOffset++);
+                    if (!add(open[shard], data, s, t, r)) {
+                        throw new IllegalStateException("one series does not fit an empty batch");
+                    }
+                }
+            }
+        }
+        for (int shard = 0; shard < open.length; shard++) {
+            if (open[shard] != null) {
+                head.shard(shard).submit(open[shard]);
+            }
+        }
+        samples = (long) series * rounds;
+        awaitApplied();
+    }
+
+    private static boolean add(ShardBatch batch, NodeCpuSeries data, int s, long timeMs, int round) {
+        int mark = batch.mark();
+        if (batch.series(data.hashes[s], data.labels[s], 0, data.labels[s].length)
+                && batch.sample(timeMs, NodeCpuSeries.valueBits(s, round))) {
+            return true;
+        }
+        batch.rewind(mark);
+        return false;
+    }
+
+    private static ShardBatch acquire(Shard shard) {
+        ShardBatch batch;
+        while ((batch = shard.acquireBatch()) == null) {
+            Thread.onSpinWait(); // the shard thread frees batches as it applies them
+        }
+        return batch;
+    }
+
+    private void awaitApplied() {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (appended() < samples) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("head applied " + appended() + " of " + samples + " samples in 120 s");
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    long appended() {
+        long n = 0;
+        for (int s = 0; s < head.shardCount(); s++) {
+            n += head.shard(s).stats().get(ShardStats.Counter.SAMPLES_APPENDED);
+        }
+        return n;
+    }
+
+    @Override
+    public void close() throws IOException {
+        head.close();
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}

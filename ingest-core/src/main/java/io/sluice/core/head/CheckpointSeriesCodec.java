@@ -1,0 +1,182 @@
+package io.sluice.core.head;
+
+import static io.sluice.core.head.SeriesDescriptor.CHUNK_END_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.CLOSED_COUNT_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_BYTES;
+import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_FILE_REF;
+import static io.sluice.core.head.SeriesDescriptor.CLOSED_LIST_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.LABELS_LENGTH_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.MAX_TIME_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.MIN_TIME_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.OPEN_CHUNK_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.XOR_STATE_OFFSET;
+
+import io.sluice.core.chunk.ChunkCutPolicy;
+import io.sluice.core.chunk.ChunkHandle;
+import io.sluice.core.chunk.ChunkMemory;
+import io.sluice.core.chunk.XorStateDescriptor;
+import io.sluice.core.head.persist.CheckpointReader;
+import io.sluice.core.head.persist.CheckpointWriter;
+import io.sluice.core.head.persist.ChunkFileDescriptor;
+import io.sluice.core.head.persist.ChunkFileSet;
+import io.sluice.core.labels.MurmurHash3;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One series in a checkpoint's SERIES block (docs/format/checkpoint.md):
+ *
+ * <pre>
+ *  series := id:u32 | labelsLength:u32 | labels | minTimeMs:i64 | maxTimeMs:i64 | chunkEndMs:i64
+ *          | closedCount:u32 | chunkRef:u64 * closedCount
+ *          | openCapacity:u32 | openLength:u32
+ *          | (lastTsMs:i64 lastValueBits:i64 lastDeltaMs:i64 firstTsMs:i64 cursor:i64 openBytes[openLength])?  if openCapacity > 0
+ * </pre>
+ *
+ * Closed chunks are referenced in the chunk files; the open chunk travels whole with its appender
+ * state, so appends after a restart continue bit for bit. Shard thread only.
+ */
+final class CheckpointSeriesCodec {
+    private static final ValueLayout.OfLong FIELD = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final VarHandle CURSOR = ValueLayout.JAVA_LONG.varHandle();
+    private static final int XOR_STATE_LONGS = XorStateDescriptor.SIZE / Long.BYTES;
+
+    private final SeriesStore store;
+    private byte[] labels = new byte[1024];
+
+    CheckpointSeriesCodec(SeriesStore store) {
+        this.store = store;
+    }
+
+    /** Writes live series {@code id}; every closed chunk must have a chunk file ref. Returns the lowest chunk file it references (or MAX_VALUE). */
+    int write(int id, CheckpointWriter out) {
+        MemorySegment s = store.struct(id);
+        long b = SeriesStore.structBase(id);
+        int length = s.get(ValueLayout.JAVA_INT, b + LABELS_LENGTH_OFFSET);
+        if (length > labels.length) {
+            labels = new byte[Math.max(length, labels.length * 2)];
+        }
+        store.copyLabels(id, labels);
+        out.putInt(id);
+        out.putInt(length);
+        out.putBytes(labels, 0, length);
+        out.putLong(s.get(ValueLayout.JAVA_LONG, b + MIN_TIME_OFFSET));
+        out.putLong(s.get(ValueLayout.JAVA_LONG, b + MAX_TIME_OFFSET));
+        out.putLong(s.get(ValueLayout.JAVA_LONG, b + CHUNK_END_OFFSET));
+        int n = s.get(ValueLayout.JAVA_INT, b + CLOSED_COUNT_OFFSET);
+        out.putInt(n);
+        int lowestFile = Integer.MAX_VALUE;
+        if (n > 0) {
+            ChunkMemory chunks = store.chunkMemory();
+            long list = s.get(ValueLayout.JAVA_LONG, b + CLOSED_LIST_OFFSET);
+            MemorySegment listPage = chunks.page(list);
+            for (int i = 0; i < n; i++) {
+                long ref = listPage.get(ValueLayout.JAVA_LONG, ChunkMemory.offset(list) + (long) i * CLOSED_ENTRY_BYTES + CLOSED_ENTRY_FILE_REF);
+                if (ref == ChunkFileDescriptor.NO_REF) {
+                    throw new IllegalStateException("series " + id + " chunk " + i + " has no chunk file ref");
+                }
+                lowestFile = Math.min(lowestFile, ChunkFileDescriptor.fileIndex(ref));
+                out.putLong(ref);
+            }
+        }
+        writeOpen(id, s, b, out);
+        return lowestFile;
+    }
+
+    private void writeOpen(int id, MemorySegment s, long b, CheckpointWriter out) {
+        long open = s.get(ValueLayout.JAVA_LONG, b + OPEN_CHUNK_OFFSET);
+        if (open == ChunkHandle.NONE) {
+            out.putInt(0);
+            out.putInt(0);
+            return;
+        }
+        int openLength = store.openByteLength(id);
+        out.putInt(ChunkHandle.capacityBytes(open));
+        out.putInt(openLength);
+        for (int i = 0; i < XOR_STATE_LONGS; i++) {
+            out.putLong(s.get(FIELD, b + XOR_STATE_OFFSET + (long) i * Long.BYTES));
+        }
+        ChunkMemory chunks = store.chunkMemory();
+        out.putBytes(chunks.page(open), ChunkMemory.offset(open), openLength);
+    }
+
+    /**
+     * Checks a series record's chunk refs against the chunk files, without changing anything.
+     * Returns null if every chunk is sound, else the first problem (file and position).
+     */
+    static String check(CheckpointReader in, ChunkFileSet files) throws IOException {
+        int id = in.getInt();
+        in.skip(in.getInt());
+        in.skip(3 * Long.BYTES);
+        int n = in.getInt();
+        String problem = null;
+        for (int i = 0; i < n; i++) {
+            long ref = in.getLong();
+            if (problem == null) {
+                problem = files.check(ref, id);
+            }
+        }
+        int capacity = in.getInt();
+        int openLength = in.getInt();
+        if (capacity > 0) {
+            in.skip(XorStateDescriptor.SIZE + openLength);
+        }
+        return problem;
+    }
+
+    /** Restores one series record (checked before with {@link #check}) into the shard. Returns its id. */
+    int restore(CheckpointReader in, ChunkFileSet files, Shard shard) throws IOException {
+        int id = in.getInt();
+        while (store.count() < id) {
+            shard.createEvictedPlaceholder();
+        }
+        int length = in.getInt();
+        if (length > labels.length) {
+            labels = new byte[Math.max(length, labels.length * 2)];
+        }
+        in.getBytes(labels, 0, length);
+        int created = shard.createSeries(MurmurHash3.hash64(labels, 0, length), labels, 0, length);
+        if (created != id) {
+            throw new IllegalStateException("checkpoint series " + id + " restored as " + created);
+        }
+        MemorySegment s = store.struct(id);
+        long b = SeriesStore.structBase(id);
+        s.set(ValueLayout.JAVA_LONG, b + MIN_TIME_OFFSET, in.getLong());
+        long maxTime = in.getLong();
+        s.set(ValueLayout.JAVA_LONG, b + MAX_TIME_OFFSET, maxTime);
+        s.set(ValueLayout.JAVA_LONG, b + CHUNK_END_OFFSET, in.getLong());
+        store.noteRestoredMaxTime(maxTime);
+        ChunkMemory chunks = store.chunkMemory();
+        int n = in.getInt();
+        for (int i = 0; i < n; i++) {
+            long ref = in.getLong();
+            int chunkLength = files.length(ref);
+            long handle = chunks.allocate(ChunkCutPolicy.closedCapacityBytes(chunkLength));
+            MemorySegment.copy(files.segment(ref), ChunkFileSet.bytesOffset(ref), chunks.page(handle), ChunkMemory.offset(handle),
+                    chunkLength);
+            store.restoreClosed(id, handle, files.minTimeMs(ref), files.maxTimeMs(ref), ref);
+        }
+        restoreOpen(id, in, s, b, chunks);
+        return id;
+    }
+
+    private void restoreOpen(int id, CheckpointReader in, MemorySegment s, long b, ChunkMemory chunks) {
+        int capacity = in.getInt();
+        int openLength = in.getInt();
+        if (capacity == 0) {
+            return;
+        }
+        long handle = chunks.allocate(capacity);
+        long state = b + XOR_STATE_OFFSET;
+        for (int i = 0; i < XOR_STATE_LONGS - 1; i++) {
+            s.set(FIELD, state + (long) i * Long.BYTES, in.getLong());
+        }
+        long cursor = in.getLong();
+        long at = in.skip(openLength);
+        MemorySegment.copy(in.mapping(), at, chunks.page(handle), ChunkMemory.offset(handle), openLength);
+        store.restoreOpen(id, handle);
+        CURSOR.setRelease(s, state + XorStateDescriptor.CURSOR_OFFSET, cursor); // publishes the open chunk's samples last
+    }
+}
