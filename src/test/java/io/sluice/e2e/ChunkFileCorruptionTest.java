@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -15,18 +14,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * (older checkpoint and WAL, or an emptied shard refilled from Kafka, docs/format/checkpoint.md
  * "Damage") and in the end holds every sample once.
  */
-class ChunkFileCorruptionTest {
+class ChunkFileCorruptionTest extends ScenarioTest {
     private static final int FIRST_ROUNDS = 500;  // 4 full chunks (120 samples) per series
     private static final int MORE_ROUNDS = 100;
-
-    private CrashScenario scenario;
-
-    @AfterEach
-    void cleanUp() {
-        if (scenario != null) {
-            scenario.close();
-        }
-    }
 
     @ParameterizedTest
     @EnumSource(ChunkFileDamage.class)

@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,21 +15,12 @@ import org.junit.jupiter.api.Test;
  * keeps writing known samples; then one last server catches up and everything stored must equal
  * everything produced: none lost, none twice.
  */
-class KillNineCyclesTest {
+class KillNineCyclesTest extends ScenarioTest {
     /**
      * Bounds the data on a slow machine (cycles take longer there, and without checkpoints every
      * restart replays everything): 20 cycles produce at most 600,000 samples.
      */
     private static final int MAX_ROUNDS_PER_CYCLE = 150;
-
-    private CrashScenario scenario;
-
-    @AfterEach
-    void cleanUp() {
-        if (scenario != null) {
-            scenario.close();
-        }
-    }
 
     @Test
     void killNineAtRandomMomentsLosesNothingAndStoresNothingTwice() throws Exception {
