@@ -80,10 +80,11 @@ final class CrashScenario implements AutoCloseable {
 
     /**
      * With every round up to {@code rounds} produced: makes sure a server runs, waits until the group
-     * committed the end of every partition, reads everything stored and tallies it against rounds
-     * {@code 0..rounds-1}. Prints the one-line summary.
+     * committed the end of every partition, tallies the export against rounds {@code 0..rounds-1},
+     * stops the server (SIGTERM, exit 0) and tallies its WALs replayed in this JVM as well. Prints the
+     * one-line summary.
      */
-    SampleTally verify(int rounds, String details) throws IOException {
+    Verdict verify(int rounds, String details) throws IOException {
         ServerProcess server = launcher.current();
         if (server == null || !server.isAlive()) {
             server = launcher.startReady();
@@ -91,10 +92,29 @@ final class CrashScenario implements AutoCloseable {
             server.awaitReady(ServerLauncher.READY_TIMEOUT);
         }
         progress().awaitCaughtUp(CATCH_UP_TIMEOUT);
-        SampleTally tally = new SampleTally(SERIES, rounds);
-        StoredSamples.Source source = StoredSamples.read(launcher, SHARDS, tally);
-        summary(details + " " + tally.summary() + " via=" + source + " server-starts=" + launcher.starts());
-        return tally;
+        SampleTally exported = new SampleTally(SERIES, rounds);
+        StoredSamples.export(server, exported);
+        int exit = server.stop();
+        if (exit != 0) {
+            throw new AssertionError("the server exited with " + exit + " on SIGTERM; log:\n" + server.tail(30));
+        }
+        SampleTally replayed = new SampleTally(SERIES, rounds);
+        StoredSamples.replay(launcher.dataDir(), SHARDS, replayed);
+        Verdict verdict = new Verdict(exported, replayed);
+        summary(details + " " + verdict.summary() + " server-starts=" + launcher.starts());
+        return verdict;
+    }
+
+    /** What the export showed and what the WALs hold: both must equal what was produced. */
+    record Verdict(SampleTally exported, SampleTally replayed) {
+        boolean isExact() {
+            return exported.isExact() && replayed.isExact();
+        }
+
+        String summary() {
+            return exported.summary() + " | wal-replay: stored=" + replayed.stored() + " lost=" + replayed.lost()
+                    + " twice=" + replayed.twice() + " unexpected=" + replayed.unexpected();
+        }
     }
 
     /** One line per test on stdout and in target/e2e/summary.txt. */

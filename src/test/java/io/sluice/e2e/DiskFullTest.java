@@ -69,10 +69,10 @@ class DiskFullTest {
         assertThat(server.logText()).contains("cannot write its WAL").contains("No space left on device");
 
         small.free();
-        SampleTally tally = scenario.verify(FIRST_ROUNDS + ROUNDS_WHILE_FULL, "filled=" + filled / 1024 + "KiB"
+        CrashScenario.Verdict verdict = scenario.verify(FIRST_ROUNDS + ROUNDS_WHILE_FULL, "filled=" + filled / 1024 + "KiB"
                 + " lag-while-full=" + lagWhileFull + " wal-error=" + walError);
         assertThat(server.logText()).contains("writes its WAL again");
-        assertThat(tally.isExact()).as(tally.summary()).isTrue();
+        assertThat(verdict.isExact()).as(verdict.summary()).isTrue();
     }
 
     private static String answer(ServerProcess server, String path) {

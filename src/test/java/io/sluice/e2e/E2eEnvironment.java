@@ -9,10 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 
 /**
  * What every end-to-end test shares: the server jar and how to run it (surefire passes the paths as
@@ -59,7 +57,7 @@ final class E2eEnvironment {
 
     /** Pace of the kill -9 test's producer: one round (a sample of every series) per this many ms. */
     static long roundIntervalMs() {
-        return Long.getLong("sluice.e2e.round-interval-ms", 50);
+        return Long.getLong("sluice.e2e.round-interval-ms", 100);
     }
 
     /** A fresh directory under target/e2e for one test. */
@@ -76,30 +74,15 @@ final class E2eEnvironment {
     /** The broker of this JVM, started on first use, stopped by a shutdown hook. */
     static synchronized EmbeddedKafka broker() {
         if (broker == null) {
-            Path dir;
             try {
-                dir = Files.createTempDirectory("sluice-e2e-kafka");
-                broker = EmbeddedKafka.start(dir);
+                // Under target/e2e like everything else the tests write: `mvn clean` removes it.
+                broker = EmbeddedKafka.start(newWorkDir("kafka"));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            EmbeddedKafka started = broker;
-            Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
-                started.close();
-                deleteRecursively(dir);
-            }));
+            Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(broker::close));
         }
         return broker;
-    }
-
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            System.err.println("could not delete the test broker's directory " + dir + ": " + e);
-        }
     }
 
     /** A topic or group name no other test of this JVM uses. */

@@ -14,13 +14,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /**
- * Reads back everything a server stores into a {@link SampleTally}.
- *
- * <p>The way of record is HTTP: {@code GET /api/v1/export?match[]={__name__=~".+"}}, JSON lines
- * {@code {"metric":{...},"values":[...],"timestamps":[...]}} (VictoriaMetrics' export format). A
- * server without that endpoint yet (404) is stopped with SIGTERM and its data directory is opened
- * by a {@link Head} in this JVM instead, which replays the same WALs the server would: the same
- * files, read by the same code a restart runs.
+ * Reads back everything a server stores into a {@link SampleTally}, two ways:
+ * <ul>
+ *   <li>{@link #export}: {@code GET /api/v1/export?match[]={__name__=~".+"}} of the running server,
+ *       JSON lines {@code {"metric":{...},"values":[...],"timestamps":[...]}} (what queries see);</li>
+ *   <li>{@link #replay}: the stopped server's data directory opened by a {@link Head} in this JVM,
+ *       which replays the same WALs with the same code a restart runs (what a restart would see).</li>
+ * </ul>
  */
 final class StoredSamples {
     static final String EXPORT_PATH = "/api/v1/export?match[]="
@@ -29,26 +29,13 @@ final class StoredSamples {
     private StoredSamples() {
     }
 
-    /** How the samples were read, for the summary line. */
-    enum Source { HTTP_EXPORT, WAL_REPLAY }
-
-    /** Tallies what {@code launcher}'s running server stores; may stop it (see the class comment). */
-    static Source read(ServerLauncher launcher, int shards, SampleTally tally) throws IOException {
-        ServerProcess server = launcher.current();
+    /** Tallies what the running {@code server} answers on the export endpoint. */
+    static void export(ServerProcess server, SampleTally tally) throws IOException {
         HttpResponse<String> r = server.get(EXPORT_PATH);
-        if (r.statusCode() == 200) {
-            parseExport(r.body(), tally);
-            return Source.HTTP_EXPORT;
-        }
-        if (r.statusCode() != 404) {
+        if (r.statusCode() != 200) {
             throw new AssertionError("export answered " + r.statusCode() + ": " + r.body());
         }
-        int exit = server.stop();
-        if (exit != 0) {
-            throw new AssertionError("the server exited with " + exit + " on SIGTERM; log:\n" + server.tail(30));
-        }
-        readOffline(launcher.dataDir(), shards, tally);
-        return Source.WAL_REPLAY;
+        parseExport(r.body(), tally);
     }
 
     /** Parses export JSON lines; only the {@code series} label and the two arrays matter here. */
@@ -105,7 +92,7 @@ final class StoredSamples {
     }
 
     /** Replays the stopped server's WALs in this JVM and tallies every sample of every series. */
-    static void readOffline(Path dataDir, int shards, SampleTally tally) throws IOException {
+    static void replay(Path dataDir, int shards, SampleTally tally) throws IOException {
         HeadOptions options = HeadOptions.defaults(dataDir).withShards(shards).withWalSegmentBytes(64 << 10);
         try (Head head = new Head(options, new StreamRegistry(), new MemoryAccounting())) {
             head.start();

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -15,18 +14,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * restarted server reports its repair the same way and, as its own commit is now ahead of its WAL,
  * consumes the cut records again from Kafka: in the end none lost, none twice.
  */
-class WalCorruptionTest {
+class WalCorruptionTest extends ScenarioTest {
     private static final int FIRST_ROUNDS = 500;  // ~5 segments of 64 KiB per shard
     private static final int MORE_ROUNDS = 100;   // produced while the server is down
-
-    private CrashScenario scenario;
-
-    @AfterEach
-    void cleanUp() {
-        if (scenario != null) {
-            scenario.close();
-        }
-    }
 
     @ParameterizedTest
     @EnumSource(WalDamage.class)
@@ -63,8 +53,8 @@ class WalCorruptionTest {
         if (damage != WalDamage.TORN_LAST_RECORD) { // the torn OFFSETS record may not be above the commit
             assertThat(log).contains("WAL data was lost");
         }
-        SampleTally tally = scenario.verify(FIRST_ROUNDS + MORE_ROUNDS, "damage=" + damage + " at " + done.file()
+        CrashScenario.Verdict verdict = scenario.verify(FIRST_ROUNDS + MORE_ROUNDS, "damage=" + damage + " at " + done.file()
                 + (done.offset() >= 0 ? ":" + done.offset() : ""));
-        assertThat(tally.isExact()).as(tally.summary()).isTrue();
+        assertThat(verdict.isExact()).as(verdict.summary()).isTrue();
     }
 }
