@@ -23,12 +23,14 @@ public final class ShardIndex {
 
     /** Indexes a new series by its canonical labels. Shard thread. */
     void add(int seriesId, byte[] labels, int offset, int length) {
-        postings.add(seriesId, nameIds, valueIds, symbolIds(labels, offset, length, true));
+        int n = symbolIds(labels, offset, length, true); // first: it may grow nameIds/valueIds
+        postings.add(seriesId, nameIds, valueIds, n);
     }
 
     /** Removes an (evicted) series indexed with these canonical labels. Shard thread. */
     void remove(int seriesId, byte[] labels, int offset, int length) {
-        postings.remove(seriesId, nameIds, valueIds, symbolIds(labels, offset, length, false));
+        int n = symbolIds(labels, offset, length, false); // first: it may grow nameIds/valueIds
+        postings.remove(seriesId, nameIds, valueIds, n);
     }
 
     /** Fills nameIds/valueIds with the labels' symbols (interning them, or finding existing ones); returns the label count. */
