@@ -241,11 +241,17 @@ public final class E2eBench {
             }
             boolean holds = sustain.samples() > 0 && sustain.samplesPerSecond() >= 0.95 * config.rateSamplesPerSecond()
                     && sustain.endLagSamples() <= 2 * config.rateSamplesPerSecond();
+            // the run's GC figures and heap before the full collection that measures the live heap
+            int pauses = probe.pauses();
+            double pauseP99Ms = probe.pausePercentileMs(0.99);
+            double pauseMaxMs = probe.pausePercentileMs(1.0);
+            long peakRss = ProcessProbe.peakRssBytes();
+            long heapUsed = ProcessProbe.heapUsedBytes();
             E2eReport report = new E2eReport(config.preset(), Instant.now().toString(), loadAverage(),
                     Runtime.getRuntime().availableProcessors(), embedded, population.size(), population.seriesCreated(),
                     producer.producedSamples(), appended, head.seriesCount(), drain, sustain, config.rateSamplesPerSecond(), holds,
-                    ProcessProbe.peakRssBytes(), ProcessProbe.heapUsedBytes(), head.accounting().totalBytes(), probe.pauses(),
-                    probe.pausePercentileMs(0.99), probe.pausePercentileMs(1.0), (double) chunkBytes / appended,
+                    peakRss, heapUsed, ProcessProbe.liveHeapBytes(), head.accounting().totalBytes(), pauses,
+                    pauseP99Ms, pauseMaxMs, (double) chunkBytes / appended,
                     (double) HeadTotals.walBytesWritten(head) / appended);
             if (appended != producer.producedSamples()) {
                 throw new IllegalStateException("stored " + appended + " samples, produced " + producer.producedSamples() + "\n" + report.text());

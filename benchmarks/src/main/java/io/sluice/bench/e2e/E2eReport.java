@@ -14,7 +14,7 @@ import java.util.Locale;
 record E2eReport(String preset, String date, String loadAverage, int cores, boolean embeddedBroker,
                  int activeSeries, long seriesCreated, long producedSamples, long appendedSamples, long seriesInHead,
                  Phase drain, Phase sustain, double targetRate, boolean holds,
-                 long peakRssBytes, long heapUsedBytes, long offheapBytes, int gcPauses, double gcPauseP99Ms,
+                 long peakRssBytes, long heapUsedBytes, long liveHeapBytes, long offheapBytes, int gcPauses, double gcPauseP99Ms,
                  double gcPauseMaxMs, double chunkBytesPerSample, double walBytesPerSample) {
 
     /** One phase: samples stored, time, rates, queue-in to WAL-durable latency, lag in samples. */
@@ -43,10 +43,10 @@ record E2eReport(String preset, String date, String loadAverage, int cores, bool
         return String.format(Locale.ROOT, "{\n  \"preset\": \"%s\", \"date\": \"%s\", \"loadAverage\": \"%s\", \"cores\": %d, "
                         + "\"embeddedBroker\": %b,\n  \"activeSeries\": %d, \"seriesCreated\": %d, \"producedSamples\": %d, "
                         + "\"appendedSamples\": %d, \"seriesInHead\": %d,\n  \"drain\": %s,\n  \"sustain\": %s,\n  \"targetRate\": %.0f, "
-                        + "\"holds\": %b,\n  \"peakRssBytes\": %d, \"heapUsedBytes\": %d, \"offheapBytes\": %d, \"gcPauses\": %d, "
+                        + "\"holds\": %b,\n  \"peakRssBytes\": %d, \"heapUsedBytes\": %d, \"liveHeapBytes\": %d, \"offheapBytes\": %d, \"gcPauses\": %d, "
                         + "\"gcPauseP99Ms\": %.2f, \"gcPauseMaxMs\": %.2f,\n  \"chunkBytesPerSample\": %.3f, \"walBytesPerSample\": %.3f\n}\n",
                 preset, date, loadAverage, cores, embeddedBroker, activeSeries, seriesCreated, producedSamples, appendedSamples,
-                seriesInHead, drain.json(), sustain.json(), targetRate, holds, peakRssBytes, heapUsedBytes, offheapBytes,
+                seriesInHead, drain.json(), sustain.json(), targetRate, holds, peakRssBytes, heapUsedBytes, liveHeapBytes, offheapBytes,
                 gcPauses, gcPauseP99Ms, gcPauseMaxMs, chunkBytesPerSample, walBytesPerSample);
     }
 
@@ -54,13 +54,13 @@ record E2eReport(String preset, String date, String loadAverage, int cores, bool
         return String.format(Locale.ROOT, "%s: %,d active series (%,d created, %,d in the head), %,d samples produced, %,d stored%n"
                         + "%s%n%s%n"
                         + "sustained target %,.0f samples/s: %s%n"
-                        + "memory: peak RSS %,d MB, heap in use %,d MB, off-heap %,d MB; GC: %d pauses, p99 %.1f ms, max %.1f ms%n"
+                        + "memory: peak RSS %,d MB, heap in use %,d MB (live after a full GC %,d MB), off-heap %,d MB; GC: %d pauses, p99 %.1f ms, max %.1f ms%n"
                         + "bytes/sample: chunks %.2f, WAL %.2f%n"
                         + "%s, load average %s, %d cores, broker %s",
                 preset, activeSeries, seriesCreated, seriesInHead, producedSamples, appendedSamples,
                 drain.text("drain"), sustain.text("sustain"), targetRate,
                 sustain.samples() == 0 ? "no sustained phase" : holds ? "HOLDS" : "does NOT hold",
-                peakRssBytes >> 20, heapUsedBytes >> 20, offheapBytes >> 20, gcPauses, gcPauseP99Ms, gcPauseMaxMs,
+                peakRssBytes >> 20, heapUsedBytes >> 20, liveHeapBytes >> 20, offheapBytes >> 20, gcPauses, gcPauseP99Ms, gcPauseMaxMs,
                 chunkBytesPerSample, walBytesPerSample, date, loadAverage, cores, embeddedBroker ? "embedded (same JVM)" : "external");
     }
 }

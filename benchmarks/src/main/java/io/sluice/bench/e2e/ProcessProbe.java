@@ -83,6 +83,12 @@ final class ProcessProbe implements AutoCloseable {
         return statusKiB("VmRSS:") * 1024;
     }
 
+    /** Heap still reachable: in use after a full collection (System.gc(), so only at the end of a run). */
+    static long liveHeapBytes() {
+        System.gc();
+        return heapUsedBytes();
+    }
+
     static long heapUsedBytes() {
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }

@@ -59,6 +59,7 @@ class E2eBenchSmokeTest {
         assertThat(r.drain().maxLagSamples()).isPositive().isLessThanOrEqualTo(config.prefillSamples());
         assertThat(r.seriesInHead()).isEqualTo(r.seriesCreated());
         assertThat(r.peakRssBytes()).isGreaterThanOrEqualTo(r.heapUsedBytes()).isPositive();
+        assertThat(r.liveHeapBytes()).isPositive().isLessThanOrEqualTo(r.peakRssBytes());
         assertThat(r.offheapBytes()).isPositive();
         assertThat(r.walBytesPerSample()).isPositive();
         assertThat(r.chunkBytesPerSample()).isPositive();
