@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The replay experiment, Sluice next to the Prometheus anchor harness, back to back on one machine
 # (BENCHMARKS.md "Replay"). For each N: Prometheus ingest + WAL-only replay (-drop-mmap), then
-# `sluice bench replay` (write + restart in a fresh JVM) and one more restart. Data directories go
+# `sluice bench replay` (write + WAL-only restart in a fresh JVM), one more WAL-only restart and a
+# restart from the checkpoint (Prometheus: also its normal restart with chunks_head). Data directories go
 # under $WORK (default /tmp) and are deleted after each N.
 #   benchmarks/replay-vs-prometheus.sh [N ...]        default: 10000000 100000000
 # Needs: ingest-server/target/sluice.jar (./mvnw -pl ingest-server -am package -DskipTests), GNU time,
@@ -23,11 +24,16 @@ for n in "$@"; do
   echo "--- prometheus replay (-drop-mmap) load: $(load)"
   /usr/bin/time -v "$prom" -mode=replay -dir "$work/prom-$n" -drop-mmap 2>&1 \
     | grep -E "replay|Elapsed|Maximum resident|User time|System time"
+  echo "--- prometheus restart with chunks_head load: $(load)"
+  /usr/bin/time -v "$prom" -mode=replay -dir "$work/prom-$n" 2>&1 \
+    | grep -E "replay|Elapsed|Maximum resident|User time|System time"
   rm -rf "$work/prom-$n" "$work/sluice-$n"
   echo "--- sluice bench replay load: $(load)"
   sluice bench replay --samples "$n" --series 10000 --dir "$work/sluice-$n" 2>&1 | grep -v "^write: "
   echo "--- sluice replay again load: $(load)"
   sluice bench replay --replay-only --samples "$n" --dir "$work/sluice-$n" 2>&1 | grep -E "^replay|^restart process"
+  echo "--- sluice restart from its checkpoint load: $(load)"
+  sluice bench replay --replay-only --from checkpoint --samples "$n" --dir "$work/sluice-$n" 2>&1 | grep -E "^replay|^restart process"
   rm -rf "$work/sluice-$n"
 done
 echo "=== done $(date -u +%FT%TZ) load: $(load)"
