@@ -1,5 +1,7 @@
 package io.sluice.bench.e2e;
 
+import io.sluice.server.kafka.TopicLeaders;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,10 +30,14 @@ final class Topic implements AutoCloseable {
         Topic topic = new Topic(bootstrapServers, name, partitions);
         try {
             topic.admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get();
+            TopicLeaders.await(topic.admin, name, partitions, Duration.ofSeconds(60)); // else the first batches can fail
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             topic.close();
             throw new IllegalStateException("interrupted while creating topic " + name, e);
+        } catch (IllegalStateException e) {
+            topic.close();
+            throw e;
         } catch (ExecutionException e) {
             topic.close();
             throw new IllegalStateException("cannot create topic " + name + " on " + bootstrapServers + ": " + e.getCause().getMessage(), e);

@@ -11,11 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -25,9 +23,6 @@ import kafka.tools.StorageTool;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.utils.Time;
@@ -126,7 +121,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         } catch (TimeoutException e) {
             throw new IllegalStateException("topic " + name + " was not created within 60 s", e);
         }
-        awaitLeaders(name, partitions);
+        TopicLeaders.await(admin, name, partitions, Duration.ofSeconds(60));
     }
 
     /** An admin client of this broker, owned by it (do not close it). */
@@ -231,36 +226,6 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
         throw new IOException("embedded Kafka broker at " + bootstrapServers + " did not serve within "
                 + STARTUP_TIMEOUT.toSeconds() + " s" + (last == null ? "" : ": " + last.getMessage()));
-    }
-
-    /**
-     * Waits until every partition answers ListOffsets, which only the partition's leader replica does:
-     * the metadata names a leader slightly before the broker acts as one, and a producer writing in
-     * that window gets NOT_LEADER_OR_FOLLOWER, which can leave an idempotent producer retrying out of
-     * sequence until its delivery timeout.
-     */
-    private void awaitLeaders(String topic, int partitions) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            try {
-                TopicDescription d = admin.describeTopics(Set.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic);
-                if (d.partitions().size() >= partitions && d.partitions().stream().allMatch(p -> p.leader() != null)) {
-                    Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-                    for (int p = 0; p < partitions; p++) {
-                        request.put(new TopicPartition(topic, p), OffsetSpec.latest());
-                    }
-                    admin.listOffsets(request).all().get(10, TimeUnit.SECONDS);
-                    return;
-                }
-            } catch (ExecutionException | TimeoutException e) {
-                // not yet in the metadata: retry until the deadline
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for topic " + topic, e);
-            }
-            pause(50);
-        }
-        throw new IllegalStateException("topic " + topic + " has no leader for every partition after 60 s");
     }
 
     /** Between polls of the broker's state: no need to hammer it. */
