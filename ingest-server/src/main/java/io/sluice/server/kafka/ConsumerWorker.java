@@ -309,7 +309,11 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
                 consumer.seek(tp, start);
             }
             PayloadFormat format = config.formatByTopic().get(tp.topic());
-            AssignedPartition p = new AssignedPartition(tp, streamId, format, start);
+            // The group's committed offset, not the start: when the WALs hold more than was committed (a crash
+            // between a sync and its commit) the start is past the commit, and that must still be committed
+            // even if no new record ever arrives, or the partition shows a lag that is not there.
+            OffsetAndMetadata groupCommit = committed.get(tp);
+            AssignedPartition p = new AssignedPartition(tp, streamId, format, groupCommit == null ? -1 : groupCommit.offset());
             p.lagGauge = metrics.registerLag(tp.topic(), tp.partition(), p);
             // Nothing handled by this thread yet: a revocation before the first record waits for nothing.
             book.add(p, -1);
