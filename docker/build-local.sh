@@ -295,15 +295,16 @@ smoke_test() {
     || fail "the WALs on the volume hold no offset watermark of $topic: $inspect"
   step "  the WALs on the volume are intact and hold the offset watermarks of $topic"
 
-  step "smoke: podman start again: the WALs on the volume replay"
+  step "smoke: podman start again: the checkpoint and WALs on the volume load"
   podman start "$container" > "$work/start.log" 2>&1 || fail "podman start failed: $(tail -n 3 "$work/start.log")"
   await "$deadline_s" "/-/ready answers 200 after the restart" ready || fail "not ready within $deadline_s s after the restart"
-  local replayed active
-  replayed="$(metric sluice_replay_samples_total)"
+  local loaded active
+  # The graceful stop checkpointed: samples come back from the checkpoint (restore) and the WAL after it (replay).
+  loaded=$(( $(metric sluice_replay_samples_total) + $(metric sluice_restore_samples_total) ))
   active="$(metric sluice_series_active)"
-  [ "$replayed" = "$samples" ] && [ "$active" = "$series" ] \
-    || fail "after the restart: replayed $replayed of $samples samples, $active of $series series"
-  step "  replayed all $samples samples of $series series from the volume"
+  [ "$loaded" = "$samples" ] && [ "$active" = "$series" ] \
+    || fail "after the restart: loaded $loaded of $samples samples, $active of $series series"
+  step "  loaded all $samples samples of $series series from the volume (checkpoint + WAL)"
   check_query_api
   podman stop -t 60 "$container" > "$work/stop.log" 2>&1 || fail "podman stop failed: $(tail -n 3 "$work/stop.log")"
 }
