@@ -36,6 +36,8 @@ import java.util.function.LongSupplier;
  * records; the head's append rules then ignore the duplicates: same timestamp, same value.)
  */
 public final class Shard implements AutoCloseable {
+    private static final long MIN_RETRY_BACKOFF_NS = 10_000_000L;    // first retry of a failed WAL write
+    private static final long MAX_RETRY_BACKOFF_NS = 1_000_000_000L; // a freed disk is used within a second
     private static final System.Logger LOG = System.getLogger(Shard.class.getName());
     private static final int SKIPPED = -1;
     private static final int REJECTED = -2;
@@ -72,6 +74,8 @@ public final class Shard implements AutoCloseable {
     private int recordEntries;
     private int recordCapacity;
     private ShardBatch retryBatch;                 // a batch whose WAL write failed (disk full): retried
+    private long retryAtNs;                        // shard thread: not before this; backs off while failing
+    private long retryBackoffNs;                   // shard thread: 10 ms doubling to 1 s, 0 once a write succeeds
     private IOException lastWalError;
     private volatile ShardCheckpoints checkpoints; // set once by start(); read by any thread for the refill state
     private final IdleSeriesEviction eviction;
@@ -279,6 +283,9 @@ public final class Shard implements AutoCloseable {
         int work = 0;
         try {
             if (retryBatch != null) {
+                if (nanoClock.getAsLong() - retryAtNs < 0) {
+                    return 0; // a full disk is not retried in a busy loop (each try may create a segment)
+                }
                 ShardBatch batch = retryBatch;
                 retryBatch = null;
                 applyOrHold(batch);
@@ -323,6 +330,7 @@ public final class Shard implements AutoCloseable {
             stats.increment(ShardStats.Counter.BATCHES_APPLIED);
             durableLatency.applied(batch.queuedNanos);
             pool.offer(batch);
+            retryBackoffNs = 0;
             if (walErrorMessage != null) {
                 walErrorMessage = null;
                 LOG.log(System.Logger.Level.INFO, "shard " + index + " writes its WAL again; ingestion resumes");
@@ -333,6 +341,8 @@ public final class Shard implements AutoCloseable {
             abortRecord();
             forgetPendingOffsets();
             retryBatch = batch;
+            retryBackoffNs = retryBackoffNs == 0 ? MIN_RETRY_BACKOFF_NS : Math.min(2 * retryBackoffNs, MAX_RETRY_BACKOFF_NS);
+            retryAtNs = nanoClock.getAsLong() + retryBackoffNs;
             recordWalError(e);
         }
     }
