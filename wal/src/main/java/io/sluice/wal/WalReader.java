@@ -29,15 +29,12 @@ import java.nio.file.Path;
  * <p>A reader belongs to one thread at a time. It maps one segment at a time, read-only, in its
  * own arena; {@link #close()} unmaps, and so does moving to the next segment. While it reads a
  * segment it drops the pages it has gone past from the process' resident set every
- * {@link #RELEASE_STEP_BYTES} ({@code madvise(MADV_DONTNEED)}, {@link PageAdvice}): a replay then
+ * 4 MiB ({@code madvise(MADV_DONTNEED)}, {@link MappedSegment#releaseBehind}): a replay then
  * holds at most a few MiB of WAL pages resident, not a whole segment (the data stays in the page
  * cache). {@link #releasedBytes()} counts what was dropped. The accessors describe the current record and are valid until
  * the next call to {@code next()}; {@link #mapping()} may change on each call.
  */
 public final class WalReader implements AutoCloseable {
-    /** Pages behind the reader are dropped from the resident set in steps of this many bytes. */
-    static final int RELEASE_STEP_BYTES = 4 << 20;
-
     private final Path directory;
     private final WalMetrics metrics;
     // Reader thread only.
@@ -51,9 +48,8 @@ public final class WalReader implements AutoCloseable {
     private int payloadLength;
     private WalCorruption corruption;
     private boolean closed;
-    /** Offset in the current segment below which its pages were dropped from the resident set. */
-    private int releasedTo;
-    private long releasedBytes;
+    /** Bytes released by the segments this reader has left behind (the current one counts its own). */
+    private long releasedBytesBefore;
 
     private WalReader(Path directory, int segmentIndex, int offset, WalMetrics metrics) {
         this.directory = directory;
@@ -133,30 +129,16 @@ public final class WalReader implements AutoCloseable {
     private void capture() {
         int frameLength = segment.frameLength(offset);
         recordOffset = offset;
-        if (offset - releasedTo >= RELEASE_STEP_BYTES) {
-            releaseBefore(offset);
-        }
+        segment.releaseBehind(offset); // only whole pages below this record
         recordPosition = WalPosition.of(segmentIndex, offset);
         type = segment.type(offset);
         payloadLength = frameLength - RecordDescriptor.HEADER_LENGTH;
         offset += RecordDescriptor.alignedLength(frameLength);
     }
 
-    /**
-     * Drops the current segment's pages in [releasedTo, offset) from the resident set (best effort).
-     * Only whole pages below the current record go: the record and what follows stay mapped in.
-     */
-    private void releaseBefore(int offset) {
-        long to = offset & -PageAdvice.PAGE_BYTES;
-        if (PageAdvice.advise(segment.mapping, releasedTo, to, PageAdvice.DONTNEED)) {
-            releasedBytes += to - releasedTo;
-        }
-        releasedTo = (int) to;
-    }
-
     /** Bytes of WAL pages this reader has dropped from the resident set behind it (see the class comment). */
     public long releasedBytes() {
-        return releasedBytes;
+        return releasedBytesBefore + (segment != null ? segment.releasedBytes() : 0);
     }
 
     /** Maps {@link #segmentIndex}; false if it does not exist (yet) or is damaged. */
@@ -173,9 +155,7 @@ public final class WalReader implements AutoCloseable {
                 return false;
             }
             mapped.useDeclaredSize(SegmentDescriptor.declaredSize(mapped.mapping));
-            PageAdvice.advise(mapped.mapping, 0, mapped.mapping.byteSize(), PageAdvice.SEQUENTIAL);
             segment = mapped;
-            releasedTo = 0;
             return true;
         } catch (NoSuchFileException e) {
             noteIfMissing();
@@ -198,6 +178,7 @@ public final class WalReader implements AutoCloseable {
         offset = SegmentDescriptor.HEADER_LENGTH;
         segment = null;
         if (mapCurrent()) {
+            releasedBytesBefore += previous.releasedBytes();
             previous.close();
             return true;
         }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -26,7 +25,7 @@ class WalReaderResidencyTest {
 
     @Test
     void pagesBehindTheReaderLeaveTheResidentSet() throws IOException {
-        assumeTrue(Files.isReadable(Path.of("/proc/self/smaps")) && PageAdvice.isAvailable(), "Linux with madvise");
+        assumeTrue(WalTesting.canMeasureResidency(), "Linux with madvise");
         SplittableRandom random = new SplittableRandom(SEED);
         List<WalTesting.Rec> written;
         try (Wal wal = Wal.open(WalOptions.builder(dir).segmentSizeBytes(32 << 20).build())) {
@@ -43,7 +42,7 @@ class WalReaderResidencyTest {
                         MemorySegment.ofArray(payload), 0, payload.length)).as("record %d (seed %d)", count, SEED).isEqualTo(-1L);
                 readBytes = reader.payloadOffset() + reader.payloadLength();
                 if (count % 8 == 0) {
-                    maxResidentBytes = Math.max(maxResidentBytes, residentBytes(reader.mapping().address()));
+                    maxResidentBytes = Math.max(maxResidentBytes, WalTesting.residentBytes(reader.mapping().address()));
                 }
             }
             assertThat(count).isEqualTo(written.size());
@@ -53,32 +52,32 @@ class WalReaderResidencyTest {
         // Without the release every page read stays resident (> 24 MiB); with it, one step, the record and
         // what the kernel maps around a fault (read-ahead, fault-around): 5 MiB measured.
         assertThat(maxResidentBytes).as("resident bytes of the mapping while reading")
-                .isLessThanOrEqualTo(WalReader.RELEASE_STEP_BYTES + (2L << 20));
+                .isLessThanOrEqualTo(MappedSegment.RELEASE_STEP_BYTES + (2L << 20));
     }
 
-    /** The Rss of the mapping that contains {@code address}, from /proc/self/smaps. */
-    private static long residentBytes(long address) throws IOException {
-        boolean inside = false;
-        for (String line : Files.readAllLines(Path.of("/proc/self/smaps"))) {
-            int dash = line.indexOf('-');
-            int space = line.indexOf(' ');
-            if (dash > 0 && space > dash && isHex(line, 0, dash)) {
-                long start = Long.parseUnsignedLong(line.substring(0, dash), 16);
-                long end = Long.parseUnsignedLong(line.substring(dash + 1, space), 16);
-                inside = address >= start && address < end;
-            } else if (inside && line.startsWith("Rss:")) {
-                return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-            }
+    /**
+     * Open scans every segment and checks that the last one's unwritten tail is all zeros: a mostly
+     * empty 32 MiB segment's tail is read in full, and stays out of the resident set as it is read.
+     */
+    @Test
+    void aScanOfAMostlyEmptySegmentKeepsItsZerosOutOfTheResidentSet() throws IOException {
+        assumeTrue(WalTesting.canMeasureResidency(), "Linux with madvise");
+        try (Wal wal = Wal.open(WalOptions.builder(dir).segmentSizeBytes(32 << 20).build())) {
+            WalTesting.appendMany(wal, new SplittableRandom(SEED), 16, RECORD_BYTES); // 1 MiB of records, 31 MiB of zeros
         }
-        throw new IllegalStateException("no mapping at " + Long.toHexString(address));
-    }
-
-    private static boolean isHex(String s, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (Character.digit(s.charAt(i), 16) < 0) {
-                return false;
-            }
+        Path file = WalTesting.segmentFile(dir, 0);
+        try (MappedSegment segment = MappedSegment.mapReadOnly(file, 0, WalOptions.MAX_SEGMENT_SIZE_BYTES, null)) {
+            segment.useDeclaredSize(SegmentDescriptor.declaredSize(segment.mapping));
+            SegmentScan scan = SegmentScan.scan(segment, true, new long[256]);
+            assertThat(scan.isDamaged()).as("%s", scan.detail).isFalse();
+            assertThat(scan.records).isEqualTo(16);
+            assertThat(segment.releasedBytes()).as("zeros released behind the scan").isGreaterThan(24L << 20);
+            assertThat(WalTesting.residentBytes(segment.mapping.address())).as("resident bytes after the scan")
+                    .isLessThanOrEqualTo(MappedSegment.RELEASE_STEP_BYTES + (2L << 20));
         }
-        return true;
+        try (Wal wal = Wal.open(WalOptions.builder(dir).segmentSizeBytes(32 << 20).build())) {
+            assertThat(wal.openReport().isClean()).as("%s", wal.openReport()).isTrue();
+            assertThat(wal.openReport().records()).isEqualTo(16);
+        }
     }
 }
