@@ -186,6 +186,9 @@ final class BenchReplayCommand implements Callable<Integer> {
         List<String> jvmOptions = new ArrayList<>(childJvmOptions);
         if (aotCache != null) {
             boolean training = !Files.exists(aotCache);
+            if (training) {
+                jvmOptions.add("-Xlog:aot=error"); // the training run warns of every class it skips (picocli's, ~40 lines)
+            }
             jvmOptions.add((training ? "-XX:AOTCacheOutput=" : "-XX:AOTCache=") + aotCache.toAbsolutePath());
             out.println(training ? "restart: AOT training run: writes " + aotCache + " at exit (timings include the training)"
                     : "restart: starts from the AOT cache " + aotCache);
