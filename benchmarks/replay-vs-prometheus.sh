@@ -16,6 +16,8 @@ work="${WORK:-/tmp}"
 sluice() { "$java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -jar "$jar" "$@"; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 [ $# -gt 0 ] || set -- 10000000 100000000
+aot="$work/sluice-replay.aot"   # JDK 25 AOT cache of the restarted process: trained at the first N, reused after
+rm -f "$aot"
 for n in "$@"; do
   echo "=== N=$n $(date -u +%FT%TZ) load: $(load)"
   rm -rf "$work/prom-$n"
@@ -32,6 +34,12 @@ for n in "$@"; do
   sluice bench replay --samples "$n" --series 10000 --dir "$work/sluice-$n" 2>&1 | grep -v "^write: "
   echo "--- sluice replay again load: $(load)"
   sluice bench replay --replay-only --samples "$n" --dir "$work/sluice-$n" 2>&1 | grep -E "^replay|^restart process"
+  if [ ! -f "$aot" ]; then
+    echo "--- sluice AOT training restart (writes $aot; not a timing) load: $(load)"
+    sluice bench replay --replay-only --samples "$n" --dir "$work/sluice-$n" --aot-cache "$aot" 2>&1 | grep -E "^restart process"
+  fi
+  echo "--- sluice replay again, from the AOT cache load: $(load)"
+  sluice bench replay --replay-only --samples "$n" --dir "$work/sluice-$n" --aot-cache "$aot" 2>&1 | grep -E "^replay|^restart process|^memory"
   echo "--- sluice restart from its checkpoint load: $(load)"
   sluice bench replay --replay-only --from checkpoint --samples "$n" --dir "$work/sluice-$n" 2>&1 | grep -E "^replay|^restart process"
   rm -rf "$work/sluice-$n"

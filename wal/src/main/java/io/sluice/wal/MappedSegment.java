@@ -37,6 +37,8 @@ final class MappedSegment implements AutoCloseable {
      * 29 ns copied vs 44 ns through the buffer; from about 256 bytes on the buffer wins).
      */
     private static final int SMALL_FRAME_BYTES = 128;
+    /** Read-only mappings drop the pages behind their reader in steps of this many bytes ({@link #releaseBehind}). */
+    static final int RELEASE_STEP_BYTES = 4 << 20;
     /** Compared against to find non-zero bytes; 64 KiB of zeros, never written. */
     private static final MemorySegment ZEROS = MemorySegment.ofArray(new byte[64 << 10]).asReadOnly();
 
@@ -52,9 +54,14 @@ final class MappedSegment implements AutoCloseable {
     private final byte[] smallFrame = new byte[SMALL_FRAME_BYTES];
     /** The segment size from the header, once known; checks use it to bound frame lengths. */
     private int declaredSize;
+    private final boolean readOnly;
+    // Owner thread: how far the pages of a read-only mapping were dropped from the resident set.
+    private long releasedTo;
+    private long releasedBytes;
 
-    private MappedSegment(int index, Arena arena, MemorySegment mapping, long fileSize, WalMetrics metrics) {
+    private MappedSegment(int index, Arena arena, MemorySegment mapping, long fileSize, boolean readOnly, WalMetrics metrics) {
         this.index = index;
+        this.readOnly = readOnly;
         this.arena = arena;
         this.mapping = mapping;
         this.fileSize = fileSize;
@@ -74,7 +81,9 @@ final class MappedSegment implements AutoCloseable {
     static MappedSegment mapReadOnly(Path file, int index, long maxBytes, WalMetrics metrics) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             long fileSize = channel.size();
-            return map(channel, FileChannel.MapMode.READ_ONLY, index, fileSize, Math.min(fileSize, maxBytes), metrics);
+            MappedSegment segment = map(channel, FileChannel.MapMode.READ_ONLY, index, fileSize, Math.min(fileSize, maxBytes), metrics);
+            PageAdvice.advise(segment.mapping, 0, segment.mapping.byteSize(), PageAdvice.SEQUENTIAL); // readers go forward
+            return segment;
         }
     }
 
@@ -95,7 +104,8 @@ final class MappedSegment implements AutoCloseable {
                                      long bytes, WalMetrics metrics) throws IOException {
         Arena arena = Arena.ofShared();
         try {
-            return new MappedSegment(index, arena, channel.map(mode, 0, bytes, arena), fileSize, metrics);
+            return new MappedSegment(index, arena, channel.map(mode, 0, bytes, arena), fileSize,
+                    mode == FileChannel.MapMode.READ_ONLY, metrics);
         } catch (IOException | RuntimeException e) {
             arena.close();
             throw e;
@@ -196,13 +206,38 @@ final class MappedSegment implements AutoCloseable {
         FRAME_LENGTH.setRelease(mapping, (long) offset, frameLength);
     }
 
-    /** True if bytes [from, to) of the mapping are all zero. */
+    /**
+     * For a read-only mapping read front to back (a reader, a scan): drops the whole pages below
+     * {@code offset} from the process' resident set once {@link #RELEASE_STEP_BYTES} have gathered
+     * ({@code madvise(MADV_DONTNEED)}; the bytes stay in the page cache and fault back in if read
+     * again). Why: a scan or replay touches every page of a segment (up to 1 GiB), and without this
+     * they all stay resident until the mapping is closed. Offsets below the last release are ignored.
+     * A writable mapping is left alone. Owner thread.
+     */
+    void releaseBehind(long offset) {
+        if (!readOnly || offset - releasedTo < RELEASE_STEP_BYTES) {
+            return;
+        }
+        long to = offset & -PageAdvice.PAGE_BYTES;
+        if (PageAdvice.advise(mapping, releasedTo, to, PageAdvice.DONTNEED)) {
+            releasedBytes += to - releasedTo;
+        }
+        releasedTo = to;
+    }
+
+    /** Bytes {@link #releaseBehind} dropped from the resident set. */
+    long releasedBytes() {
+        return releasedBytes;
+    }
+
+    /** True if bytes [from, to) of the mapping are all zero. Releases what it read behind it ({@link #releaseBehind}). */
     boolean isZero(long from, long to) {
         for (long at = from; at < to; at += ZEROS.byteSize()) {
             long chunk = Math.min(ZEROS.byteSize(), to - at);
             if (MemorySegment.mismatch(mapping, at, at + chunk, ZEROS, 0, chunk) >= 0) {
                 return false;
             }
+            releaseBehind(at + chunk);
         }
         return true;
     }

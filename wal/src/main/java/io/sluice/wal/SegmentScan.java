@@ -50,6 +50,7 @@ final class SegmentScan {
             }
             scan.lastRecordOffset = offset;
             offset += RecordDescriptor.alignedLength(segment.frameLength(offset));
+            segment.releaseBehind(offset); // a scan reads every page once: keep them out of the resident set
         }
     }
 

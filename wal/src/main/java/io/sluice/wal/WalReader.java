@@ -27,7 +27,11 @@ import java.nio.file.Path;
  * says where. A reader needs no writer: it works on a directory opened only for inspection.
  *
  * <p>A reader belongs to one thread at a time. It maps one segment at a time, read-only, in its
- * own arena; {@link #close()} unmaps. The accessors describe the current record and are valid until
+ * own arena; {@link #close()} unmaps, and so does moving to the next segment. While it reads a
+ * segment it drops the pages it has gone past from the process' resident set every
+ * 4 MiB ({@code madvise(MADV_DONTNEED)}, {@link MappedSegment#releaseBehind}): a replay then
+ * holds at most a few MiB of WAL pages resident, not a whole segment (the data stays in the page
+ * cache). {@link #releasedBytes()} counts what was dropped. The accessors describe the current record and are valid until
  * the next call to {@code next()}; {@link #mapping()} may change on each call.
  */
 public final class WalReader implements AutoCloseable {
@@ -44,6 +48,8 @@ public final class WalReader implements AutoCloseable {
     private int payloadLength;
     private WalCorruption corruption;
     private boolean closed;
+    /** Bytes released by the segments this reader has left behind (the current one counts its own). */
+    private long releasedBytesBefore;
 
     private WalReader(Path directory, int segmentIndex, int offset, WalMetrics metrics) {
         this.directory = directory;
@@ -123,10 +129,16 @@ public final class WalReader implements AutoCloseable {
     private void capture() {
         int frameLength = segment.frameLength(offset);
         recordOffset = offset;
+        segment.releaseBehind(offset); // only whole pages below this record
         recordPosition = WalPosition.of(segmentIndex, offset);
         type = segment.type(offset);
         payloadLength = frameLength - RecordDescriptor.HEADER_LENGTH;
         offset += RecordDescriptor.alignedLength(frameLength);
+    }
+
+    /** Bytes of WAL pages this reader has dropped from the resident set behind it (see the class comment). */
+    public long releasedBytes() {
+        return releasedBytesBefore + (segment != null ? segment.releasedBytes() : 0);
     }
 
     /** Maps {@link #segmentIndex}; false if it does not exist (yet) or is damaged. */
@@ -166,6 +178,7 @@ public final class WalReader implements AutoCloseable {
         offset = SegmentDescriptor.HEADER_LENGTH;
         segment = null;
         if (mapCurrent()) {
+            releasedBytesBefore += previous.releasedBytes();
             previous.close();
             return true;
         }

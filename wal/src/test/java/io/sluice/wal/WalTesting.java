@@ -147,4 +147,35 @@ final class WalTesting {
         }
         return from;
     }
+
+    /** Whether {@link #residentBytes} works here and readers can release pages (Linux with madvise). */
+    static boolean canMeasureResidency() {
+        return Files.isReadable(Path.of("/proc/self/smaps")) && PageAdvice.isAvailable();
+    }
+
+    /** The Rss of the mapping that contains {@code address}, from /proc/self/smaps. */
+    static long residentBytes(long address) throws IOException {
+        boolean inside = false;
+        for (String line : Files.readAllLines(Path.of("/proc/self/smaps"))) {
+            int dash = line.indexOf('-');
+            int space = line.indexOf(' ');
+            if (dash > 0 && space > dash && isHexDigits(line, 0, dash)) {
+                long start = Long.parseUnsignedLong(line.substring(0, dash), 16);
+                long end = Long.parseUnsignedLong(line.substring(dash + 1, space), 16);
+                inside = address >= start && address < end;
+            } else if (inside && line.startsWith("Rss:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+            }
+        }
+        throw new IllegalStateException("no mapping at " + Long.toHexString(address));
+    }
+
+    private static boolean isHexDigits(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (Character.digit(s.charAt(i), 16) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
 }

@@ -14,7 +14,7 @@ package io.sluice.core.head;
  * <p>Memory: at most {@code budgetBytes} of buffered samples (16 bytes each): runs of
  * {@code budgetBytes / (16 * series capacity)} samples per series, capped at {@value #MAX_RUN}; when
  * that falls to 1 (very many series) samples go straight through. Grows with the series count by
- * flushing everything and re-laying out. Shard thread only.
+ * flushing everything and re-laying out (in the same arrays once the budget caps them). Shard thread only.
  */
 final class ReplayRuns {
     static final int MAX_RUN = 128;
@@ -94,7 +94,10 @@ final class ReplayRuns {
             return;
         }
         counts = new int[capacity];
-        timestamps = new long[capacity * run];
-        values = new long[capacity * run];
+        int slots = capacity * run;
+        if (timestamps.length < slots) {
+            timestamps = new long[slots];
+            values = new long[slots];
+        } // else the budget capped the run: the same slots, re-laid out (flushAll emptied them), no garbage
     }
 }

@@ -65,6 +65,13 @@ final class BenchReplayCommand implements Callable<Integer> {
             description = "An extra JVM option for the restarted process (repeatable), e.g. a profiler's -agentpath.")
     List<String> childJvmOptions = new ArrayList<>();
 
+    @Option(names = "--aot-cache", paramLabel = "FILE",
+            description = "A JDK 25 AOT cache for the restarted process (JEP 483/515: classes loaded and linked, method "
+                    + "profiles). If FILE does not exist, this restart is the training run that writes it "
+                    + "(-XX:AOTCacheOutput, slower; reported as training); later restarts start from it (-XX:AOTCache). "
+                    + "A cache only fits the java and the jar it was trained with; a stale one is ignored with a warning.")
+    Path aotCache;
+
     @Option(names = "--in-process", hidden = true, description = "Internal: be the restarted process (replay and report).")
     boolean inProcess;
 
@@ -131,7 +138,20 @@ final class BenchReplayCommand implements Callable<Integer> {
         if ((inProcess || mode.replayOnly) && !Files.isDirectory(dir)) {
             throw new IllegalArgumentException(dir + " is not a directory");
         }
+        if (aotCache != null && !inProcess) {
+            requireJarClassPath();
+        }
         return HeadOptions.defaults(dir).withShards(shardCount).withQueue(8, BATCH_BYTES);
+    }
+
+    /** The JDK builds an AOT cache only from jar files: refuse class directories up front, in one line. */
+    private static void requireJarClassPath() {
+        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            if (Files.isDirectory(Path.of(entry))) {
+                throw new IllegalArgumentException("--aot-cache needs the packaged jar (./sluice or java -jar sluice.jar): "
+                        + "the JDK builds AOT caches from jar files only, and the class path holds the directory " + entry);
+            }
+        }
     }
 
     private static boolean isEmptyOrAbsent(Path dir) {
@@ -163,13 +183,23 @@ final class BenchReplayCommand implements Callable<Integer> {
         out.println("restart: a fresh JVM restarts " + dir.toAbsolutePath() + " from " + (from.equals("wal")
                 ? "the WAL alone (checkpoints and chunk files moved aside)" : "its checkpoint and the WAL after it"));
         out.flush();
+        List<String> jvmOptions = new ArrayList<>(childJvmOptions);
+        if (aotCache != null) {
+            boolean training = !Files.exists(aotCache);
+            if (training) {
+                jvmOptions.add("-Xlog:aot=error"); // the training run warns of every class it skips (picocli's, ~40 lines)
+            }
+            jvmOptions.add((training ? "-XX:AOTCacheOutput=" : "-XX:AOTCache=") + aotCache.toAbsolutePath());
+            out.println(training ? "restart: AOT training run: writes " + aotCache + " at exit (timings include the training)"
+                    : "restart: starts from the AOT cache " + aotCache);
+        }
         RestartProcess.Outcome outcome;
         if (from.equals("wal")) {
             try (PersistedFilesAside aside = PersistedFilesAside.of(dir)) {
-                outcome = RestartProcess.run(args, childJvmOptions, out);
+                outcome = RestartProcess.run(args, jvmOptions, out);
             }
         } else {
-            outcome = RestartProcess.run(args, childJvmOptions, out);
+            outcome = RestartProcess.run(args, jvmOptions, out);
         }
         ReplayBenchRestart.Result result = outcome.result();
         if (outcome.exitCode() != 0 || result == null) {

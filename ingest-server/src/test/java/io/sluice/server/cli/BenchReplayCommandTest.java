@@ -80,6 +80,22 @@ class BenchReplayCommandTest {
         assertThat(mismatches).isZero();
     }
 
+    /**
+     * {@code --aot-cache} with class directories on the class path (as in this test JVM) is one readable
+     * line, before anything is written: the JDK builds AOT caches from jars only. (The cache itself is
+     * tested end to end on the packaged jar: BenchReplayAotTest in the e2e module.)
+     */
+    @Test
+    void anAotCacheOutsideThePackagedJarIsOneLineError() {
+        Path data = dir.resolve("aot");
+        CliRun run = CliRun.run("bench", "replay", "--samples", "20000", "--series", "100", "--dir", data.toString(),
+                "--aot-cache", dir.resolve("replay.aot").toString());
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(run.err().strip()).startsWith("sluice: bench replay: --aot-cache needs the packaged jar").doesNotContain("\n")
+                .doesNotContain("Exception");
+        assertThat(data).doesNotExist();
+    }
+
     /** The workload's series index from its labels: host {@code i / 10}, mountpoint by {@code i % 10}. */
     private static int seriesIndex(String labels) {
         List<String> mounts = List.of("/", "/boot", "/home", "/var", "/var/log", "/tmp", "/data", "/data1", "/data2", "/srv");
