@@ -141,16 +141,61 @@ class RecordRouterTest {
         return Arrays.copyOf(e.compressed(), length);
     }
 
+    /**
+     * A record ~12 times a batch, with two batches per shard: it is split across batches, and a shard
+     * runs out of free batches in the middle many times (BLOCKED, decoded again, skipping what went).
+     * Every sample arrives exactly once: none missing, none handed over twice (no duplicate counted).
+     */
     @Test
-    void aRecordLargerThanAWholeBatchIsRejectedAsTooLarge() throws IOException {
+    void aRecordLargerThanAWholeBatchIsSplitAndStoredOnce() throws IOException {
         TestPayloads payloads = new TestPayloads(PayloadFormat.SLUICE, 200, 1, 13);
         try (Head head = head(options(dir).withShards(1).withQueue(2, 4096))) {
             int stream = streams.idOf("metrics", 0);
             byte[] huge = payloads.record(0, 100, 20); // ~100 x (150 + 20 x 16) bytes for one shard
             byte[] small = payloads.record(0, 2, 2);
-            routeAll(head, router(head), PayloadFormat.SLUICE, stream, List.of(huge, small), 0);
+            byte[] last = payloads.record(0, 2, 2);
+            routeAll(head, router(head), PayloadFormat.SLUICE, stream, List.of(small, huge, last), 0);
+            assertThat(rejected).isEmpty();
+            assertThat(StoredSamples.of(head)).containsExactlyInAnyOrderElementsOf(payloads.produced());
+            assertThat(StoredSamples.sum(head, ShardStats.Counter.SAMPLES_APPENDED)).isEqualTo(2008);
+            assertThat(StoredSamples.sum(head, ShardStats.Counter.SAMPLES_DUPLICATE)).as("nothing handed over twice").isZero();
+            assertThat(head.durableWatermark(stream)).isEqualTo(2);
+        }
+    }
+
+    /** A malformed record too large for a batch is rejected whole by the validation pass: no part of it is handed over. */
+    @Test
+    void aMalformedRecordLargerThanABatchLeavesNothing() throws IOException {
+        TestPayloads payloads = new TestPayloads(PayloadFormat.SLUICE, 200, 1, 15);
+        try (Head head = head(options(dir).withShards(1).withQueue(2, 4096))) {
+            int stream = streams.idOf("metrics", 0);
+            byte[] huge = payloads.record(0, 100, 20);
+            payloads.produced().clear(); // it will not be stored
+            byte[] truncated = Arrays.copyOf(huge, huge.length - 3);
+            routeAll(head, router(head), PayloadFormat.SLUICE, stream, List.of(truncated, payloads.record(0, 2, 2)), 0);
+            assertThat(rejected).hasSize(1).allSatisfy(r -> assertThat(r).startsWith("0:"));
+            assertThat(StoredSamples.of(head)).containsExactlyInAnyOrderElementsOf(payloads.produced());
+        }
+    }
+
+    /** Only a series that no empty batch can hold (labels of 5 KB, batches of 4 KiB) makes a record too large. */
+    @Test
+    void aSeriesLargerThanAnEmptyBatchIsRejectedAsTooLarge() throws IOException {
+        try (Head head = head(options(dir).withShards(1).withQueue(2, 4096))) {
+            int stream = streams.idOf("metrics", 0);
+            RemoteWriteEncoder e = new RemoteWriteEncoder(1 << 16);
+            e.reset();
+            e.beginSeries();
+            e.label(utf8("__name__"), utf8("wide"));
+            e.label(utf8("blob"), utf8("x".repeat(5_000)));
+            e.sample(1_763_800_000_000L, 1);
+            e.endSeries();
+            int length = e.finish();
+            byte[] wide = Arrays.copyOf(e.compressed(), length);
+            routeAll(head, router(head), PayloadFormat.PROMETHEUS_REMOTE_WRITE, stream, List.of(wide), 0);
             assertThat(rejected).containsExactly("0:too_large");
-            assertThat(StoredSamples.of(head)).hasSize(4);
+            assertThat(StoredSamples.of(head)).isEmpty();
+            assertThat(head.durableWatermark(stream)).as("handled").isEqualTo(0);
         }
     }
 
