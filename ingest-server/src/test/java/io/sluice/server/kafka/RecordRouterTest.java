@@ -9,15 +9,19 @@ import io.sluice.core.head.StreamRegistry;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.format.DecoderLimits;
+import io.sluice.server.format.EncodedSeries;
 import io.sluice.server.format.PayloadDecoder;
 import io.sluice.server.format.PayloadFormat;
+import io.sluice.server.format.RecordEncoder;
 import io.sluice.server.format.remotewrite.RemoteWriteEncoder;
+import io.sluice.server.loadgen.PayloadWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -160,6 +164,37 @@ class RecordRouterTest {
             assertThat(StoredSamples.sum(head, ShardStats.Counter.SAMPLES_APPENDED)).isEqualTo(2008);
             assertThat(StoredSamples.sum(head, ShardStats.Counter.SAMPLES_DUPLICATE)).as("nothing handed over twice").isZero();
             assertThat(head.durableWatermark(stream)).isEqualTo(2);
+        }
+    }
+
+    /**
+     * influx names the series again on every line: 3,000 lines of one series share one SERIES entry
+     * (48 KB, one 64 KiB batch; one entry per line would take three). 3,000 lines alternating between
+     * two series cannot merge and are split over batches; both come back whole.
+     */
+    @Test
+    void consecutiveSamplesOfOneSeriesShareAnEntryAndOthersAreSplit() throws IOException {
+        try (Head head = head(options(dir).withShards(1).withQueue(4, 64 * 1024))) {
+            int stream = streams.idOf("influx", 0);
+            List<EncodedSeries> one = new ArrayList<>();
+            List<EncodedSeries> alternating = new ArrayList<>();
+            long[] ts = new long[3_000];
+            long[] bits = new long[3_000];
+            for (int i = 0; i < ts.length; i++) {
+                ts[i] = 1_763_800_000_000L + i * 1_000L;
+                bits[i] = Double.doubleToRawLongBits(i);
+                alternating.add(new EncodedSeries(Map.of("__name__", "alt_value", "s", i % 2 == 0 ? "a" : "b"),
+                        new long[] {ts[i]}, new long[] {bits[i]}));
+            }
+            one.add(new EncodedSeries(Map.of("__name__", "one_value", "s", "x"), ts, bits));
+            RecordEncoder influx = PayloadWriter.encoder(PayloadFormat.INFLUX);
+            routeAll(head, router(head), PayloadFormat.INFLUX, stream, EncodedSeries.values(influx, one), 0);
+            assertThat(StoredSamples.sum(head, ShardStats.Counter.BATCHES_APPLIED)).as("one entry, one batch").isEqualTo(1);
+            routeAll(head, router(head), PayloadFormat.INFLUX, stream, EncodedSeries.values(influx, alternating), 1);
+            assertThat(StoredSamples.sum(head, ShardStats.Counter.BATCHES_APPLIED)).as("split").isGreaterThanOrEqualTo(4);
+            assertThat(rejected).isEmpty();
+            assertThat(StoredSamples.sum(head, ShardStats.Counter.SAMPLES_APPENDED)).isEqualTo(6_000);
+            assertThat(StoredSamples.sum(head, ShardStats.Counter.SAMPLES_DUPLICATE)).isZero();
         }
     }
 
