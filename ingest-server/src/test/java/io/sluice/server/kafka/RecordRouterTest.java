@@ -198,6 +198,54 @@ class RecordRouterTest {
         }
     }
 
+    /**
+     * Deterministic backpressure in the middle of a split: the shard does not run yet, so after its two
+     * batches are handed over (the first parts of the record, each ending with CONTINUES) the router has
+     * none and answers BLOCKED. Once the shard drains, the record is routed again and goes on where it
+     * stopped: every sample once, none twice, and the watermark covers the record only at the end.
+     */
+    @Test
+    void aSplitRecordBlockedMidwayGoesOnWhereItStopped() throws IOException {
+        TestPayloads payloads = new TestPayloads(PayloadFormat.SLUICE, 200, 1, 16);
+        Head head = new Head(options(dir).withShards(1).withQueue(2, 4096), streams, new MemoryAccounting());
+        try {
+            int stream = streams.idOf("metrics", 0);
+            RecordRouter router = router(head);
+            PayloadDecoder decoder = PayloadFormat.SLUICE.newDecoder(DecoderLimits.DEFAULTS);
+            byte[] huge = payloads.record(0, 100, 20);
+            assertThat(router.route(decoder, PayloadFormat.SLUICE.ordinal(), stream, 0, huge, 0)).isEqualTo(RecordRouter.BLOCKED);
+            assertThat(head.shard(0).queueDepth()).as("two parts handed over").isEqualTo(2);
+            head.start();
+            int blocked = 1;
+            int outcome;
+            while ((outcome = router.route(decoder, PayloadFormat.SLUICE.ordinal(), stream, 0, huge, 0)) == RecordRouter.BLOCKED) {
+                blocked++;
+                router.flush();
+                awaitFreeBatch(router);
+            }
+            assertThat(outcome).isEqualTo(RecordRouter.ROUTED);
+            assertThat(router.recordSamples()).isEqualTo(2_000);
+            long[] handled = {0};
+            assertThat(router.handOffWatermarks(new int[] {stream}, 1, handled)).isTrue();
+            router.flush();
+            awaitDurable(head, stream, 0);
+            assertThat(blocked).as("blocked mid-record, more than once with 2 batches of 4 KiB").isGreaterThan(1);
+            assertThat(StoredSamples.of(head)).containsExactlyInAnyOrderElementsOf(payloads.produced());
+            assertThat(StoredSamples.sum(head, ShardStats.Counter.SAMPLES_DUPLICATE)).isZero();
+            assertThat(StoredSamples.sum(head, ShardStats.Counter.SAMPLES_ALREADY_APPLIED)).isZero();
+        } finally {
+            head.close();
+        }
+    }
+
+    private static void awaitFreeBatch(RecordRouter router) {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!router.tryUnblock()) {
+            assertThat(System.nanoTime()).as("a free batch").isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+    }
+
     /** A malformed record too large for a batch is rejected whole by the validation pass: no part of it is handed over. */
     @Test
     void aMalformedRecordLargerThanABatchLeavesNothing() throws IOException {
