@@ -17,7 +17,7 @@ import java.util.Arrays;
  * Sharding happens here, once; a shard receives only its own samples. Nothing is allocated per
  * series or sample.
  *
- * <p>A record is all or nothing. Before its first series in a shard the router writes
+ * <p>A record is all or nothing. Before its first sample in a shard the router writes
  * {@code record(streamId, offset)} and remembers the batch's {@link ShardBatch#mark() mark}; if the
  * record turns out to be bad (a {@link PayloadException}, invalid labels) every touched batch is
  * rewound to its mark. Consecutive samples of one series share one SERIES entry (influx and otlp
