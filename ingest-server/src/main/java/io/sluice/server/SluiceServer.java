@@ -79,7 +79,7 @@ public final class SluiceServer implements AutoCloseable {
         QueryApi.addTo(router, head, config.query(), metrics.registry(), System::currentTimeMillis);
         HttpServer http;
         try {
-            http = HttpServer.start(config.httpHost(), config.httpPort(), router);
+            http = HttpServer.start(config.httpHost(), config.httpPort(), config.httpThreads(), router);
         } catch (IOException e) {
             metrics.close();
             throw e;

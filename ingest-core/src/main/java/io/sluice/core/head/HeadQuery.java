@@ -3,7 +3,6 @@ package io.sluice.core.head;
 import io.sluice.core.index.Matcher;
 import io.sluice.core.labels.LabelsView;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.roaringbitmap.PeekableIntIterator;
 import org.roaringbitmap.RoaringBitmap;
@@ -31,17 +30,20 @@ public final class HeadQuery {
         this.entries = entries;
     }
 
+    /**
+     * Selects in every shard and keeps the series whose first..last timestamps meet the range, read
+     * from the series struct (no chunk is copied here: each series is snapshotted once, in
+     * {@link #next()}); only their labels are copied, for the sort.
+     */
     static HeadQuery run(Head head, long minTimeMs, long maxTimeMs, Matcher... matchers) {
         List<Entry> entries = new ArrayList<>();
-        SeriesSnapshot labelsOnly = new SeriesSnapshot();
         for (int s = 0; s < head.shardCount(); s++) {
             Shard shard = head.shard(s);
             RoaringBitmap ids = shard.labelIndex().select(matchers);
             for (PeekableIntIterator it = ids.getIntIterator(); it.hasNext(); ) {
                 int id = it.next();
-                shard.snapshot(id, minTimeMs, maxTimeMs, labelsOnly);
-                if (labelsOnly.chunkCount() > 0) {
-                    entries.add(new Entry(s, id, Arrays.copyOf(labelsOnly.labelsArray(), labelsOnly.labelsLength())));
+                if (shard.mayOverlap(id, minTimeMs, maxTimeMs)) {
+                    entries.add(new Entry(s, id, shard.labelsCopy(id)));
                 }
             }
         }
@@ -51,19 +53,25 @@ public final class HeadQuery {
         return new HeadQuery(head, minTimeMs, maxTimeMs, entries);
     }
 
-    /** Series in the result (some may turn out to have no sample exactly in range). */
+    /**
+     * Series in the result, an upper bound: {@link #next()} skips those that turn out to have no chunk
+     * in range (a gap in a series that started before and ended after it), and some series may have no
+     * sample exactly in range.
+     */
     public int size() {
         return entries.size();
     }
 
-    /** Moves to the next series and snapshots it. */
+    /** Moves to the next series with a chunk overlapping the range and snapshots it (one copy per series). */
     public boolean next() {
-        if (++cursor >= entries.size()) {
-            return false;
+        while (++cursor < entries.size()) {
+            Entry e = entries.get(cursor);
+            head.shard(e.shard).snapshot(e.id, minTimeMs, maxTimeMs, snapshot);
+            if (snapshot.chunkCount() > 0) {
+                return true;
+            }
         }
-        Entry e = entries.get(cursor);
-        head.shard(e.shard).snapshot(e.id, minTimeMs, maxTimeMs, snapshot);
-        return true;
+        return false;
     }
 
     /** The current series' labels. */

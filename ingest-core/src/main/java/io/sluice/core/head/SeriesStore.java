@@ -63,6 +63,7 @@ final class SeriesStore implements AutoCloseable {
     private static final VarHandle SEQ = INT.varHandle();
     private static final VarHandle CLOSED_COUNT = INT.varHandle();
     private static final VarHandle MAX_TIME = LONG.varHandle();
+    private static final VarHandle MIN_TIME = LONG.varHandle();
 
     private final Arena arena = Arena.ofShared();
     private final MemoryAccounting accounting;
@@ -189,6 +190,15 @@ final class SeriesStore implements AutoCloseable {
         return (long) MAX_TIME.getOpaque(page(id), base(id) + MAX_TIME_OFFSET);
     }
 
+    /**
+     * The first timestamp appended to {@code id} (also after its first chunks were cut), or
+     * {@link SeriesDescriptor#NO_SAMPLES}. Any thread (opaque): with {@link #maxTime} a range check
+     * that copies nothing (queries, {@code HeadQuery}).
+     */
+    long minTime(int id) {
+        return (long) MIN_TIME.getOpaque(page(id), base(id) + MIN_TIME_OFFSET);
+    }
+
     /** The last value appended to {@code id} (valid when it has samples). Shard thread. */
     long lastValueBits(int id) {
         return page(id).get(LONG, base(id) + XOR_STATE_OFFSET + XorStateDescriptor.LAST_VALUE_BITS_OFFSET);
@@ -217,7 +227,9 @@ final class SeriesStore implements AutoCloseable {
         if (open == ChunkHandle.NONE) {
             open = replaceOpenBlock(s, b, ChunkHandle.NONE, chunks.allocate(ChunkCutPolicy.INITIAL_OPEN_CAPACITY_BYTES));
             chunkEnd = ChunkCutPolicy.chunkRangeEndMs(timestampMs, chunkRangeMs);
-            s.set(LONG, b + MIN_TIME_OFFSET, timestampMs);
+            if (maxTime == NO_SAMPLES) { // the series' first sample (not an open chunk after a restore without one)
+                MIN_TIME.setOpaque(s, b + MIN_TIME_OFFSET, timestampMs);
+            }
             wrapOpen(s, state, open);
         } else {
             wrapOpen(s, state, open);

@@ -675,6 +675,23 @@ public final class Shard implements AutoCloseable {
         store.snapshot(id, minTimeMs, maxTimeMs, into);
     }
 
+    /**
+     * Whether series {@code id} may have samples in [minTimeMs, maxTimeMs], from its first and last
+     * timestamps: copies nothing. False means none; true may still find no chunk in range (a gap).
+     * Any thread.
+     */
+    boolean mayOverlap(int id, long minTimeMs, long maxTimeMs) {
+        long last = store.maxTime(id);
+        return last != SeriesDescriptor.NO_SAMPLES && last >= minTimeMs && store.minTime(id) <= maxTimeMs;
+    }
+
+    /** The canonical label bytes of series {@code id}, copied. Any thread (labels never change). */
+    byte[] labelsCopy(int id) {
+        byte[] labels = new byte[store.labelsLength(id)];
+        store.copyLabels(id, labels);
+        return labels;
+    }
+
     /** The label index (symbols and postings) of this shard, for selection. Any thread. */
     public ShardIndex labelIndex() {
         return seriesIndex;

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * Samples for one shard, built by a consumer thread and applied by the shard worker. A batch is
@@ -53,6 +54,7 @@ public final class ShardBatch {
     private final int shard;
     private int length;
     private int sampleCountPosition = -1;   // of the open SERIES entry, -1 if none
+    private int lastSeriesPosition = -1;    // of the SERIES entry that ends the batch, -1 if another entry does
     private int samples;
     long queuedNanos;                       // set by Shard.submit (producer), read by the shard thread after the queue hand-off
 
@@ -90,6 +92,7 @@ public final class ShardBatch {
         length = 0;
         samples = 0;
         sampleCountPosition = -1;
+        lastSeriesPosition = -1;
     }
 
     public boolean record(int streamId, long offset) {
@@ -123,6 +126,7 @@ public final class ShardBatch {
         LONG.set(bytes, length + 5, offset);
         length += RECORD_BYTES;
         sampleCountPosition = -1;
+        lastSeriesPosition = -1;
         return true;
     }
 
@@ -139,6 +143,24 @@ public final class ShardBatch {
         sampleCountPosition = p + 13 + labelsLength;
         INT.set(bytes, sampleCountPosition, 0);
         length = sampleCountPosition + 4;
+        lastSeriesPosition = p;
+        return true;
+    }
+
+    /**
+     * Reopens the SERIES entry that ends this batch if it is of the same series (hash and label bytes
+     * equal), so that following {@link #sample}s extend it instead of repeating the labels: formats that
+     * carry one sample per series entry (influx, otlp) then cost 16 bytes per further sample, not a
+     * whole entry. False (nothing changed) if the batch ends with another entry; then call {@link #series}.
+     * Entries of a record never merge with another record's: a RECORD entry lies between them.
+     */
+    public boolean reopenSeries(long hash, byte[] labels, int offset, int labelsLength) {
+        int p = lastSeriesPosition;
+        if (p < 0 || (long) LONG.get(bytes, p + 1) != hash || (int) INT.get(bytes, p + 9) != labelsLength
+                || !Arrays.equals(bytes, p + 13, p + 13 + labelsLength, labels, offset, offset + labelsLength)) {
+            return false;
+        }
+        sampleCountPosition = p + 13 + labelsLength;
         return true;
     }
 
@@ -161,6 +183,7 @@ public final class ShardBatch {
     /** A position to {@link #rewind} to; also closes the open series entry. */
     public int mark() {
         sampleCountPosition = -1;
+        lastSeriesPosition = -1;
         return length;
     }
 
@@ -171,6 +194,7 @@ public final class ShardBatch {
         }
         // Recount the samples before the mark; rewinds are rare (malformed records only).
         length = mark;
+        lastSeriesPosition = -1;
         samples = 0;
         for (Reader r = reader(); r.next(); ) {
             if (r.type() == SERIES) {

@@ -2,6 +2,8 @@ package io.sluice.core.index;
 
 import io.sluice.core.labels.SymbolTable;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import org.roaringbitmap.RoaringBitmap;
 
@@ -114,19 +116,9 @@ public final class Selector {
 
     /** Step 3, under the read lock; {@code before} is step 1's snapshot of all series, or null. */
     private RoaringBitmap combine(Plan[] plans, RoaringBitmap before) {
-        RoaringBitmap result = null;
-        for (Plan plan : plans) {
-            if (!plan.matcher.matchesEmpty()) {
-                RoaringBitmap passing = plan.seriesWithValues(postings, true);
-                if (result == null) {
-                    result = passing;
-                } else {
-                    result.and(passing);
-                }
-                if (result.isEmpty()) {
-                    return result;
-                }
-            }
+        RoaringBitmap result = intersectPassing(plans);
+        if (result != null && result.isEmpty()) {
+            return result;
         }
         if (result == null) {
             result = postings.allLocked().clone();
@@ -138,6 +130,35 @@ public final class Selector {
             if (plan.matcher.matchesEmpty()) {
                 result.andNot(plan.seriesWithValues(postings, false));
             }
+        }
+        return result;
+    }
+
+    /**
+     * The series passing every matcher that does not match {@code ""}; null if there is none. The
+     * sets are intersected smallest first, and a single-value equality's postings list is read in
+     * place: a selective query ({@code {__name__="x", instance="y"}}) allocates about its result, not
+     * a copy of a name's postings that may cover every series. Under the read lock.
+     */
+    private RoaringBitmap intersectPassing(Plan[] plans) {
+        RoaringBitmap[] sets = new RoaringBitmap[plans.length];
+        int n = 0;
+        for (Plan plan : plans) {
+            if (!plan.matcher.matchesEmpty()) {
+                RoaringBitmap passing = plan.passingReadOnly(postings);
+                if (passing.isEmpty()) {
+                    return new RoaringBitmap();
+                }
+                sets[n++] = passing;
+            }
+        }
+        if (n == 0) {
+            return null;
+        }
+        Arrays.sort(sets, 0, n, Comparator.comparingLong(RoaringBitmap::getLongCardinality));
+        RoaringBitmap result = n == 1 ? sets[0].clone() : RoaringBitmap.and(sets[0], sets[1]);
+        for (int i = 2; i < n && !result.isEmpty(); i++) {
+            result.and(sets[i]);
         }
         return result;
     }
@@ -200,6 +221,18 @@ public final class Selector {
                     positiveValues.add(valueId);
                 }
             });
+        }
+
+        /**
+         * The series passing the matcher, which the caller must not modify: for an equality with one
+         * known value the postings list itself, else a fresh set. Under the read lock.
+         */
+        RoaringBitmap passingReadOnly(Postings postings) {
+            if (nameId >= 0 && matcher.shape() == Matcher.Shape.LITERALS && !matcher.isNegative() && literalIds.length == 1) {
+                RoaringBitmap series = literalIds[0] < 0 ? null : postings.pairLocked(nameId, literalIds[0]);
+                return series == null ? new RoaringBitmap() : series;
+            }
+            return seriesWithValues(postings, true);
         }
 
         /**

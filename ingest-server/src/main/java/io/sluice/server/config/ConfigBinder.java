@@ -5,6 +5,7 @@ import io.sluice.core.labels.CanonicalLabels;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.format.PayloadFormat;
+import io.sluice.server.http.HttpServer;
 import io.sluice.server.query.QueryOptions;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -57,7 +58,8 @@ final class ConfigBinder {
                 integer(ConfigKey.QUERY_MAX_SAMPLES, 1, Integer.MAX_VALUE, 0),
                 durationMs(ConfigKey.QUERY_LOOKBACK_DELTA, 1, 30L * 86_400_000));
         return new SluiceConfig(dataDir, host(), integer(ConfigKey.HTTP_PORT, 0, 65_535, 0), head, kafka(),
-                decoderLimits, labelLimits, query);
+                decoderLimits, labelLimits, query,
+                integer(ConfigKey.HTTP_THREADS, 1, 1024, HttpServer.defaultThreads()));
     }
 
     private KafkaSettings kafka() throws ConfigException {

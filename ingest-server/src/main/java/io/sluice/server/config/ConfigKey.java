@@ -11,6 +11,9 @@ public enum ConfigKey {
     DATA_DIR("data.dir", "data", "Directory of the head: shard `i` keeps its write-ahead log in `shard-i/wal`."),
     HTTP_HOST("http.host", "0.0.0.0", "Address the HTTP server (metrics, health) binds to."),
     HTTP_PORT("http.port", "9095", "Port of the HTTP server; 0 picks a free one (logged at start)."),
+    HTTP_THREADS("http.threads", "", "max(2, number of cores)",
+            "Threads that answer the query API (query, query_range, series, labels, export, remote-read) "
+                    + "concurrently (1..1024); health and metrics answer on the event loop."),
     HEAD_SHARDS("head.shards", "", "number of cores",
             "Shards: worker threads, each the single writer of its series and its own WAL (1..1024)."),
     HEAD_MAX_SERIES_PER_SHARD("head.max-series-per-shard", "2000000",

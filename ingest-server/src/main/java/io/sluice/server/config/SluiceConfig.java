@@ -14,7 +14,8 @@ import java.nio.file.Path;
  * @param decoderLimits record size limits ({@code limits.record-bytes}, {@code limits.uncompressed-bytes})
  * @param labelLimits   label limits ({@code limits.labels-per-series}, ...)
  * @param query         query API limits ({@code query.max-series}, {@code query.max-samples}, {@code query.lookback-delta})
+ * @param httpThreads   threads answering the query API ({@code http.threads})
  */
 public record SluiceConfig(Path dataDir, String httpHost, int httpPort, HeadOptions head, KafkaSettings kafka,
-                           DecoderLimits decoderLimits, LabelLimits labelLimits, QueryOptions query) {
+                           DecoderLimits decoderLimits, LabelLimits labelLimits, QueryOptions query, int httpThreads) {
 }

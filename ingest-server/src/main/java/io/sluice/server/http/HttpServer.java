@@ -29,15 +29,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP server: Netty with one event loop thread (epoll on Linux, NIO elsewhere) and two worker
- * threads for blocking routes. Health and metrics answer on the event loop from published counters;
- * nothing here touches ingestion.
+ * The HTTP server: Netty with one event loop thread (epoll on Linux, NIO elsewhere) and a fixed pool
+ * of worker threads ({@code http.threads}, default {@link #defaultThreads()}) for blocking routes,
+ * i.e. the query API: that many queries run at once, more wait in the pool's queue. Health and
+ * metrics answer on the event loop from published counters; nothing here touches ingestion.
  */
 public final class HttpServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HttpServer.class);
     /** Largest request body (future remote-read requests are snappy-compressed protobuf, far smaller). */
     private static final int MAX_REQUEST_BYTES = 16 << 20;
-    private static final int BLOCKING_THREADS = 2;
 
     private final EventLoopGroup group;
     private final ExecutorService blockingExecutor;
@@ -58,11 +58,28 @@ public final class HttpServer implements AutoCloseable {
      * @throws IOException if it cannot listen there (port in use, unknown host); the message says where
      */
     public static HttpServer start(String host, int port, Router router) throws IOException {
+        return start(host, port, defaultThreads(), router);
+    }
+
+    /** The default of {@code http.threads}: one per core, at least two (one long export must not block every query). */
+    public static int defaultThreads() {
+        return Math.max(2, Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * Listens on {@code host:port} with {@code workerThreads} threads for blocking routes.
+     *
+     * @throws IOException if it cannot listen there (port in use, unknown host); the message says where
+     */
+    public static HttpServer start(String host, int port, int workerThreads, Router router) throws IOException {
+        if (workerThreads < 1) {
+            throw new IllegalArgumentException("workerThreads must be at least 1, was " + workerThreads);
+        }
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, daemonThreads("sluice-http"), io);
-        ExecutorService blocking = Executors.newFixedThreadPool(BLOCKING_THREADS, daemonThreads("sluice-http-worker"));
+        ExecutorService blocking = Executors.newFixedThreadPool(workerThreads, daemonThreads("sluice-http-worker"));
         RouterHandler handler = new RouterHandler(router, blocking);
         ChannelGroup connections = new DefaultChannelGroup("sluice-http", GlobalEventExecutor.INSTANCE);
         try {
@@ -79,8 +96,8 @@ public final class HttpServer implements AutoCloseable {
                     })
                     .bind(host, port).sync().channel();
             HttpServer server = new HttpServer(group, blocking, channel, connections);
-            LOG.info("HTTP listening on {}:{} ({})", server.address().getHostString(), server.address().getPort(),
-                    epoll ? "epoll" : "nio");
+            LOG.info("HTTP listening on {}:{} ({}, {} worker threads)", server.address().getHostString(),
+                    server.address().getPort(), epoll ? "epoll" : "nio", workerThreads);
             return server;
         } catch (Exception e) { // bind() rethrows checked socket exceptions undeclared
             shutdown(group, blocking);

@@ -17,18 +17,28 @@ import java.util.Arrays;
  * Sharding happens here, once; a shard receives only its own samples. Nothing is allocated per
  * series or sample.
  *
- * <p>A record is all or nothing. Before its first series in a shard the router writes
+ * <p>A record is all or nothing. Before its first sample in a shard the router writes
  * {@code record(streamId, offset)} and remembers the batch's {@link ShardBatch#mark() mark}; if the
  * record turns out to be bad (a {@link PayloadException}, invalid labels) every touched batch is
- * rewound to its mark. A record is never split over two batches of one shard — the shard skips a
- * RECORD entry whose offset it has applied, so the second half would be dropped. Instead:
+ * rewound to its mark. Consecutive samples of one series share one SERIES entry (influx and otlp
+ * name the series again for every sample; {@link ShardBatch#reopenSeries}), and a series' entry is
+ * written at its first sample, so a series without samples costs nothing. Batches and records:
  * <ul>
  *   <li>before a record, a batch whose free space is below the record's expected share (learnt per
  *       format as bytes added per record byte) is submitted first;</li>
  *   <li>if a batch still fills up mid-record, the record is rewound, that batch submitted and the
  *       record decoded again into a fresh one;</li>
- *   <li>a record whose samples for one shard do not fit an empty batch is rejected as
- *       {@link RejectReasons#TOO_LARGE} (raise the head's batch size to take such records).</li>
+ *   <li>a record whose samples for one shard do not fit even an empty batch is <em>split</em>: it is
+ *       first decoded without writing anything (a validation pass: a malformed record is rejected
+ *       whole before any part of it is handed over), then decoded again, and each batch that fills up
+ *       ends with {@link ShardBatch#recordContinues} and is submitted; the next batch repeats the
+ *       RECORD entry. The shard keeps the stream's watermark below the record until the part without
+ *       CONTINUES is applied, so the record's offset counts as applied only when all its parts are
+ *       (DESIGN.md, the exactly-once contract). If a shard has no free batch mid-split the record is
+ *       {@link #BLOCKED} as usual and decoded again later, skipping the samples already handed over
+ *       ({@link RecordSplit});</li>
+ *   <li>only a single series whose labels and one sample do not fit an empty batch is rejected as
+ *       {@link RejectReasons#TOO_LARGE}, before anything is handed over.</li>
  * </ul>
  *
  * <p>Backpressure: when a shard has no free batch ({@link io.sluice.core.head.Shard#acquireBatch()}
@@ -52,7 +62,14 @@ final class RecordRouter implements MetricSink {
     private static final int NO_BATCH = 3;
     /** decodeOnce's fourth outcome besides ROUTED, BLOCKED and REJECTED: a batch filled up mid-record. */
     private static final int FULL = -1;
+    /** Decoding passes: into batches that must hold the record whole; validation only; into batches handed over as they fill. */
+    private static final int WHOLE = 0;
+    private static final int VALIDATE = 1;
+    private static final int SPLIT = 2;
     private static final byte[] EMPTY = new byte[0];
+    /** What a series needs in an empty batch besides its labels: RECORD, series header, one sample, CONTINUES. */
+    private static final int SERIES_ENTRY_OVERHEAD = 2 * ShardBatch.RECORD_BYTES + ShardBatch.SERIES_HEADER_BYTES
+            + ShardBatch.SAMPLE_BYTES;
     /** How fast the learnt expansion decays towards a smaller observed one (1/64 per record). */
     private static final int EXPANSION_DECAY = 64;
 
@@ -65,6 +82,7 @@ final class RecordRouter implements MetricSink {
     private final int[] touched;              // shards the current record touched
     private final double[] expansionByFormat; // per format ordinal: batch bytes added per record byte (max over shards)
     private final long[][] sentWatermarks;    // [shard][streamId]: the last watermark handed to the shard, -1 none
+    private final RecordSplit split;
 
     // The record being routed.
     private int touchedCount;
@@ -72,7 +90,10 @@ final class RecordRouter implements MetricSink {
     private long offset;
     private int state;
     private int stateShard;
-    private ShardBatch current;               // receives the current series' samples; null = dropped
+    private int pass;                         // WHOLE, VALIDATE or SPLIT
+    private int seriesShard = -1;             // the shard of the current series' samples; -1 = dropped
+    private long seriesHash;
+    private boolean seriesEntryPending;       // the current series has no entry in its shard's batch yet
     private long recordSamples;
     private long recordSeries;
     private LabelsStatus labelError;
@@ -96,6 +117,7 @@ final class RecordRouter implements MetricSink {
         this.touched = new int[shards];
         this.expansionByFormat = new double[formats];
         this.sentWatermarks = new long[shards][0];
+        this.split = new RecordSplit(shards);
         Arrays.fill(marks, -1);
     }
 
@@ -112,33 +134,53 @@ final class RecordRouter implements MetricSink {
         }
         this.streamId = streamId;
         this.offset = offset;
-        makeRoom(formatIndex, bytes.length);
+        if (!split.resumes(streamId, offset)) {
+            split.clear();
+            makeRoom(formatIndex, bytes.length);
+        }
         while (true) {
-            int outcome = decodeOnce(decoder, bytes, recordTimestampMs);
+            int outcome = decodeOnce(decoder, bytes, recordTimestampMs, split.active() ? SPLIT : WHOLE);
             if (outcome != FULL) {
                 if (outcome == ROUTED) {
-                    learnExpansion(formatIndex, bytes.length);
+                    if (!split.active()) {
+                        learnExpansion(formatIndex, bytes.length);
+                    }
                     forgetMarks();
+                }
+                if (outcome != BLOCKED) {
+                    split.clear();
                 }
                 return outcome;
             }
-            // A batch filled up mid-record: rewound; hand that batch over and decode again.
+            // A batch filled up mid-record: rewound; hand that batch over and decode again, or split.
             int shard = stateShard;
-            if (marks[shard] == 0) {
-                rollback();
-                return reject(RejectReasons.TOO_LARGE, "the record's samples for shard " + shard + " need more than a whole batch of "
-                        + batchCapacityBytes + " bytes; raise the head's batch size", recordSamples);
-            }
+            boolean fromEmptyBatch = marks[shard] == 0;
             rollback();
-            submit(shard);
+            if (!fromEmptyBatch) {
+                submit(shard);
+                continue;
+            }
+            int valid = decodeOnce(decoder, bytes, recordTimestampMs, VALIDATE);
+            if (valid == FULL) {
+                return reject(RejectReasons.TOO_LARGE, "series " + labelErrorSeries + " of the record does not fit an empty batch of "
+                        + batchCapacityBytes + " bytes with one sample; raise queue.batch-bytes", recordSamples);
+            }
+            if (valid != ROUTED) {
+                return valid;
+            }
+            split.begin(streamId, offset);
         }
     }
 
     /** Decodes into the batches; returns ROUTED, BLOCKED, REJECTED or FULL (not yet rewound). */
-    private int decodeOnce(PayloadDecoder decoder, byte[] bytes, long recordTimestampMs) {
+    private int decodeOnce(PayloadDecoder decoder, byte[] bytes, long recordTimestampMs, int pass) {
+        this.pass = pass;
+        if (pass == SPLIT) {
+            split.startPass();
+        }
         touchedCount = 0;
         state = WRITING;
-        current = null;
+        seriesShard = -1;
         recordSamples = 0;
         recordSeries = 0;
         try {
@@ -199,7 +241,7 @@ final class RecordRouter implements MetricSink {
 
     @Override
     public void beginSeries() {
-        current = null;
+        seriesShard = -1;
         recordSeries++;
         if (state == WRITING) {
             labels.reset();
@@ -221,13 +263,13 @@ final class RecordRouter implements MetricSink {
                 labelError(status);
                 return;
             }
-            routeSeries(labels.hash(), labels.bytes(), 0, labels.length());
+            routeSeries(labels.hash(), labels.length());
         }
     }
 
     @Override
     public void canonicalSeries(byte[] buf, int off, int len) {
-        current = null;
+        seriesShard = -1;
         recordSeries++;
         if (state == WRITING) {
             LabelsStatus status = labels.fromCanonical(buf, off, len);
@@ -235,28 +277,62 @@ final class RecordRouter implements MetricSink {
                 labelError(status);
                 return;
             }
-            routeSeries(labels.hash(), buf, off, len); // validated: the record's own bytes are canonical
+            routeSeries(labels.hash(), len); // the builder holds a copy of the canonical bytes
         }
     }
 
     @Override
     public void sample(long timestampMs, double value) {
         recordSamples++;
-        ShardBatch batch = current;
-        if (batch != null && !batch.sample(timestampMs, Double.doubleToRawLongBits(value))) {
-            stop(OVERFLOW, batch.shard());
+        int shard = seriesShard;
+        if (shard < 0 || (pass == SPLIT && split.skip(shard))) {
+            return;
+        }
+        ShardBatch batch = pass == SPLIT ? splitBatch(shard) : wholeBatch(shard);
+        if (batch == null) {
+            return;
+        }
+        if (seriesEntryPending) {
+            byte[] canonical = labels.bytes();
+            int len = labels.length();
+            if (!batch.reopenSeries(seriesHash, canonical, 0, len) && !batch.series(seriesHash, canonical, 0, len)) {
+                stop(OVERFLOW, shard);
+                return;
+            }
+            seriesEntryPending = false;
+        }
+        if (!batch.sample(timestampMs, Double.doubleToRawLongBits(value))) {
+            stop(OVERFLOW, shard);
+            return;
+        }
+        if (pass == SPLIT) {
+            split.written(shard);
         }
     }
 
-    private void routeSeries(long hash, byte[] canonical, int off, int len) {
-        int shard = head.shardOf(hash);
+    /** The series' samples go to its shard; its entry is written at the first sample (see {@link #sample}). */
+    private void routeSeries(long hash, int labelsLength) {
+        if (pass == VALIDATE) {
+            if (SERIES_ENTRY_OVERHEAD + labelsLength > batchCapacityBytes) {
+                labelErrorSeries = recordSeries - 1;
+                stop(OVERFLOW, -1); // no batch could take this series: the record is too large
+            }
+            return;
+        }
+        seriesShard = head.shardOf(hash);
+        seriesHash = hash;
+        seriesEntryPending = true;
+    }
+
+    /** WHOLE pass: the shard's open batch, with the record's RECORD entry; null if stopped. */
+    private ShardBatch wholeBatch(int shard) {
         ShardBatch batch = open[shard];
-        if (marks[shard] < 0) { // the record's first series in this shard
+        if (marks[shard] < 0) { // the record's first sample in this shard
             if (batch == null) {
                 batch = head.shard(shard).acquireBatch();
                 if (batch == null) {
                     stop(NO_BATCH, shard);
-                    return;
+                    return null;
                 }
                 open[shard] = batch;
             }
@@ -264,14 +340,54 @@ final class RecordRouter implements MetricSink {
             touched[touchedCount++] = shard;
             if (!batch.record(streamId, offset)) {
                 stop(OVERFLOW, shard);
-                return;
+                return null;
             }
         }
-        if (!batch.series(hash, canonical, off, len)) {
-            stop(OVERFLOW, shard);
-            return;
+        return batch;
+    }
+
+    /**
+     * SPLIT pass: the shard's open batch with room for the current sample (and its series entry if
+     * pending) plus a CONTINUES entry. A batch without that room is handed over first, ending with
+     * CONTINUES if it holds part of the record; the new one starts with the RECORD entry again and the
+     * series' entry is written again. Null if the shard had no free batch (stopped: BLOCKED).
+     */
+    private ShardBatch splitBatch(int shard) {
+        int need = (seriesEntryPending ? ShardBatch.SERIES_HEADER_BYTES + labels.length() : 0)
+                + ShardBatch.SAMPLE_BYTES + ShardBatch.RECORD_BYTES;
+        ShardBatch batch = open[shard];
+        boolean recordInBatch = marks[shard] >= 0;
+        if (batch != null && batch.remainingBytes() >= need + (recordInBatch ? 0 : ShardBatch.RECORD_BYTES)) {
+            if (!recordInBatch) {
+                startRecord(shard, batch);
+            }
+            return batch;
         }
-        current = batch;
+        if (batch != null) {
+            if (recordInBatch) {
+                batch.recordContinues(streamId, offset); // room was kept for it
+                split.handOver(shard);
+            }
+            submit(shard);
+        }
+        batch = head.shard(shard).acquireBatch();
+        if (batch == null) {
+            stop(NO_BATCH, shard);
+            return null;
+        }
+        open[shard] = batch;
+        startRecord(shard, batch);
+        seriesEntryPending = true; // the series' entry starts again in the new batch
+        return batch;
+    }
+
+    /** Marks the batch (for a rollback) and writes the record's RECORD entry; room was checked. */
+    private void startRecord(int shard, ShardBatch batch) {
+        if (marks[shard] < 0) {
+            touched[touchedCount++] = shard;
+        }
+        marks[shard] = batch.mark();
+        batch.record(streamId, offset);
     }
 
     private void labelError(LabelsStatus status) {
@@ -283,7 +399,7 @@ final class RecordRouter implements MetricSink {
     private void stop(int newState, int shard) {
         state = newState;
         stateShard = shard;
-        current = null;
+        seriesShard = -1;
     }
 
     // ---------------------------------------------------------------- batches
@@ -319,7 +435,9 @@ final class RecordRouter implements MetricSink {
     private void rollback() {
         for (int i = 0; i < touchedCount; i++) {
             int s = touched[i];
-            open[s].rewind(marks[s]);
+            if (open[s] != null) { // null: handed over mid-split and no batch since (BLOCKED)
+                open[s].rewind(marks[s]);
+            }
             marks[s] = -1;
         }
         touchedCount = 0;

@@ -55,12 +55,13 @@
  * partitions return nothing) so it stays in the group and serves rebalances. Memory stays bounded
  * by the shards' batch pools plus one poll of records per consumer thread.
  *
- * <h2>Limits of this release</h2>
- * A record's samples for one shard must fit one shard batch ({@code queue.batch-bytes}, 256 KiB by
- * default); a larger record is rejected as {@code too_large} (counted, dead-lettered) rather than
- * split, because the router keeps records all-or-nothing by rewinding batches it has not handed
- * over. The head already supports splits ({@code ShardBatch.recordContinues}: the watermark stays
- * below a record until its last part is applied); splitting needs a validate-first pass here so that
- * a malformed record cannot leave a half in a batch already handed over.
+ * <h2>Large records</h2>
+ * A record's samples for one shard may exceed one shard batch ({@code queue.batch-bytes}): the router
+ * validates such a record with a decoding pass that writes nothing, then splits it over several
+ * batches of the shard ({@code ShardBatch.recordContinues}: the watermark stays below a record until
+ * its last part is applied), see {@link io.sluice.server.kafka.RecordRouter}. Only a record above
+ * {@code limits.record-bytes} or a single series whose labels do not fit an empty batch is rejected
+ * as {@code too_large}. A decoder failing with an unexpected exception (a bug: {@code internal_error})
+ * in the middle of a split record leaves the parts already handed over stored.
  */
 package io.sluice.server.kafka;

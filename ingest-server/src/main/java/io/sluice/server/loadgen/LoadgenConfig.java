@@ -62,8 +62,8 @@ public record LoadgenConfig(String bootstrapServers, String topic, PayloadFormat
 
     /**
      * Sample-per-line formats (influx, otlp, json) get 100 series x 10 scrapes a record, Telegraf's
-     * default batch of 1,000 metrics: their decoders hand over one series entry per sample, so a record
-     * of 5,000 samples would need more than a head batch (256 KiB) per shard.
+     * default batch of 1,000 metrics, as such producers write them. (Larger records are stored too: the
+     * router splits a record over several head batches when it must.)
      */
     public static final int DEFAULT_SERIES_PER_LINE_RECORD = 100;
 

@@ -17,15 +17,21 @@ import java.util.TreeSet;
  * {@code /api/v1/labels}, {@code /api/v1/label/{name}/values} and {@code /api/v1/series}, with
  * Prometheus' JSON shape {@code {"status":"success","data":[...]}}.
  *
- * <p>Without {@code match[]}, labels and label values come from the shards' postings (every series
- * in the head; {@code start}/{@code end} are then ignored, as the head has no per-label times). With
- * {@code match[]} they come from the matching series that have a sample in [start, end]. Series
- * answers list each matching series with a sample in range once, in label order.
+ * <p>Without {@code match[]}, {@code start} or {@code end}, labels and label values come from the
+ * shards' postings (every series in the head, no series is read). With {@code match[]}, or with
+ * {@code start}/{@code end} alone, they come from the (matching) series that have a sample in
+ * [start, end], like Prometheus; that reads every selected series (a cheap first/last-time check, then
+ * a snapshot of those that may be in range), and only {@code match[]} counts against
+ * {@code query.max-series} (Prometheus' labels endpoints have no series limit). Series answers list
+ * each matching series with a sample in range once, in label order.
  */
 final class MetadataRoutes {
     static final String LABELS_PATH = "/api/v1/labels";
     static final String LABEL_VALUES_PATH = "/api/v1/label/{name}/values";
     static final String SERIES_PATH = "/api/v1/series";
+
+    /** Every series: a matcher that matches "" selects all series (Selector), those without a name too. */
+    private static final List<Matcher[]> ALL_SERIES = List.<Matcher[]>of(new Matcher[] {Matcher.re("__name__", ".*")});
 
     private final Head head;
     private final QueryContext context;
@@ -39,7 +45,7 @@ final class MetadataRoutes {
         RequestParams params = RequestParams.of(request);
         List<Matcher[]> sets = QueryRequests.matchers(params, false);
         int limit = QueryRequests.limit(params);
-        Collection<String> names = sets.isEmpty() ? head.labelNames() : fromSeries(params, sets, null);
+        Collection<String> names = sets.isEmpty() && !hasRange(params) ? head.labelNames() : fromSeries(params, sets, null);
         return strings(names, limit);
     }
 
@@ -51,7 +57,7 @@ final class MetadataRoutes {
         }
         List<Matcher[]> sets = QueryRequests.matchers(params, false);
         int limit = QueryRequests.limit(params);
-        Collection<String> values = sets.isEmpty() ? head.labelValues(name) : fromSeries(params, sets, name);
+        Collection<String> values = sets.isEmpty() && !hasRange(params) ? head.labelValues(name) : fromSeries(params, sets, name);
         return strings(values, limit);
     }
 
@@ -73,17 +79,31 @@ final class MetadataRoutes {
         return ok(json.raw("]}"));
     }
 
-    /** Label names ({@code name} null) or the values of {@code name} over the selected series. */
+    /** True if {@code start} or {@code end} is given. */
+    private static boolean hasRange(RequestParams params) {
+        return !isEmpty(params.first("start")) || !isEmpty(params.first("end"));
+    }
+
+    private static boolean isEmpty(String text) {
+        return text == null || text.isEmpty();
+    }
+
+    /**
+     * Label names ({@code name} null) or the values of {@code name} over the series selected by
+     * {@code sets} (all series if empty) with a sample in range.
+     */
     private Collection<String> fromSeries(RequestParams params, List<Matcher[]> sets, String name) throws ApiError {
-        SeriesUnion union = select(params, sets);
-        QueryBudget budget = context.budget();
+        SeriesUnion union = select(params, sets.isEmpty() ? ALL_SERIES : sets);
+        QueryBudget budget = sets.isEmpty() ? null : context.budget();
         TreeSet<String> found = new TreeSet<>();
         while (union.next()) {
             SeriesSnapshot snapshot = union.snapshot();
             if (!snapshot.samples().next()) {
                 continue;
             }
-            budget.addSeries();
+            if (budget != null) {
+                budget.addSeries();
+            }
             LabelsView labels = snapshot.labels();
             if (name == null) {
                 for (labels.rewind(); labels.next(); ) {

@@ -192,6 +192,17 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void httpThreadsDefaultsToTheCoresAtLeastTwoAndIsRangeChecked() throws ConfigException {
+        assertThat(ConfigLoader.load(null, Map.of(), REQUIRED).httpThreads())
+                .isEqualTo(Math.max(2, Runtime.getRuntime().availableProcessors()));
+        List<String> flags = new java.util.ArrayList<>(REQUIRED);
+        flags.add("--http.threads=7");
+        assertThat(ConfigLoader.load(null, Map.of(), flags).httpThreads()).isEqualTo(7);
+        assertThat(ConfigLoader.load(null, Map.of("SLUICE_HTTP_THREADS", "5"), REQUIRED).httpThreads()).isEqualTo(5);
+        assertThat(error("--http.threads=0")).isEqualTo("http.threads: '0' is not a whole number in 1..1024 (flag --http.threads)");
+    }
+
+    @Test
     void badTopicsAndBrokers() {
         assertThat(error(null, Map.of(), "--kafka.bootstrap-servers=localhost", "--kafka.topics=m=sluice"))
                 .isEqualTo("kafka.bootstrap-servers: 'localhost' is not a list of host:port (bad entry 'localhost') (flag --kafka.bootstrap-servers)");

@@ -12,6 +12,16 @@ import io.sluice.server.TestHttp;
 import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpClient;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,6 +59,41 @@ class HttpServerTest {
         assertThat(TestHttp.get(server.address(), "/thread").body()).startsWith("sluice-http-");
         assertThat(TestHttp.get(server.address(), "/thread").body()).doesNotStartWith("sluice-http-worker");
         assertThat(TestHttp.get(server.address(), "/slow").body()).startsWith("sluice-http-worker-");
+    }
+
+    /**
+     * {@code http.threads} sizes the pool of blocking routes: with 3 threads, three requests are inside
+     * the route at once (each waits at a barrier for the other two); with fewer threads the barrier
+     * would break after its deadline and the requests answer 500.
+     */
+    @Test
+    void theWorkerThreadsSettingIsHowManyBlockingRequestsRunAtOnce() throws Exception {
+        int threads = 3;
+        CyclicBarrier allInside = new CyclicBarrier(threads);
+        Router router = new Router().blocking(HttpMethod.GET, "/together", request -> {
+            try {
+                allInside.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
+                return Reply.text(HttpResponseStatus.INTERNAL_SERVER_ERROR, "not all inside: " + e);
+            }
+            return Reply.text(HttpResponseStatus.OK, Thread.currentThread().getName());
+        });
+        try (HttpServer three = HttpServer.start("127.0.0.1", 0, threads, router)) {
+            HttpClient client = HttpClient.newHttpClient();
+            List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                answers.add(client.sendAsync(HttpRequest.newBuilder(TestHttp.uri(three.address(), "/together")).build(),
+                        HttpResponse.BodyHandlers.ofString()));
+            }
+            Set<String> names = new HashSet<>();
+            for (CompletableFuture<HttpResponse<String>> answer : answers) {
+                HttpResponse<String> r = answer.get(120, TimeUnit.SECONDS);
+                assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+                names.add(r.body());
+            }
+            assertThat(names).hasSize(threads).allSatisfy(n -> assertThat(n).startsWith("sluice-http-worker-"));
+        }
+        assertThatThrownBy(() -> HttpServer.start("127.0.0.1", 0, 0, router)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -57,6 +57,22 @@ class MetadataRoutesTest {
         assertThat(fx.get("/api/v1/label/%6Aob/values").body()).as("percent-decoded").isEqualTo(ok("[\"api\",\"node\"]"));
     }
 
+    /** Like Prometheus: start/end alone restrict labels and values to series with a sample in range. */
+    @Test
+    void labelsAndValuesHonourStartAndEndWithoutMatch() throws Exception {
+        assertThat(fx.get("/api/v1/labels?start=2").body()).isEqualTo(ok("[\"__name__\",\"job\",\"zone\"]"));
+        assertThat(fx.get("/api/v1/labels?end=2").body()).isEqualTo(ok("[\"__name__\",\"instance\",\"job\"]"));
+        assertThat(fx.get("/api/v1/labels?start=6&end=100").body()).isEqualTo(ok("[\"__name__\",\"job\"]"));
+        assertThat(fx.postForm("/api/v1/labels", "start=2&end=6").body()).isEqualTo(ok("[\"__name__\",\"job\",\"zone\"]"));
+        assertThat(fx.get("/api/v1/labels?start=10").body()).isEqualTo(ok("[]"));
+        assertThat(fx.get("/api/v1/labels?start=0&end=100&limit=1").body()).isEqualTo(ok("[\"__name__\"]"));
+        assertThat(fx.get("/api/v1/label/job/values?start=6").body()).isEqualTo(ok("[\"node\"]"));
+        assertThat(fx.get("/api/v1/label/job/values?start=4&end=6").body()).isEqualTo(ok("[\"api\"]"));
+        assertThat(fx.get("/api/v1/label/__name__/values?end=4").body()).isEqualTo(ok("[\"up\"]"));
+        assertThat(fx.get("/api/v1/label/zone/values?start=6").body()).isEqualTo(ok("[]"));
+        assertThat(fx.get("/api/v1/labels?start=5&end=4").statusCode()).isEqualTo(400);
+    }
+
     @Test
     void seriesByGetOrFormPostInLabelOrder() throws Exception {
         String both = ok("[{\"__name__\":\"up\",\"instance\":\"a\",\"job\":\"node\"},{\"__name__\":\"up\",\"job\":\"api\",\"zone\":\"ü\"}]");
@@ -83,5 +99,7 @@ class MetadataRoutesTest {
         assertThat(r.statusCode()).isEqualTo(422);
         assertThat(r.body()).contains("\"errorType\":\"execution\"").contains("more than 1 series (query.max-series)");
         assertThat(fx.get("/api/v1/series?match[]=" + enc("a{i=\"2\"}")).statusCode()).isEqualTo(200);
+        assertThat(fx.get("/api/v1/labels?start=0").body()).as("no series limit without match[]")
+                .isEqualTo(ok("[\"__name__\",\"i\"]"));
     }
 }
