@@ -108,6 +108,50 @@ class ChunkFileWriterTest {
     }
 
     @Test
+    void aFullDiskIsAnIOExceptionFromTheWriteAndTheBufferedChunksAreWrittenOnceSpaceReturns() throws Exception {
+        Path mount = dir.resolve("small");
+        Files.createDirectories(mount);
+        Process p = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", mount.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes()).strip();
+        org.junit.jupiter.api.Assumptions.assumeTrue(p.waitFor() == 0, "cannot mount a tmpfs here (needs root): " + out);
+        try {
+            Path filler = mount.resolve("filler");
+            Files.write(filler, new byte[1 << 20]); // half the file system
+            Path chunks = mount.resolve("chunks");
+            byte[] data = new byte[800];
+            new SplittableRandom(7).nextBytes(data);
+            MemorySegment source = MemorySegment.ofArray(data);
+            List<Long> refs = new ArrayList<>();
+            List<Long> flushed = new ArrayList<>();
+            IOException full = null;
+            try (ChunkFileMappings mappings = new ChunkFileMappings();
+                 ChunkFileWriter writer = new ChunkFileWriter(chunks, 8L << 20, 0, 0, mappings, (id, ref) -> flushed.add(ref))) {
+                for (int i = 0; i < 4_000 && full == null; i++) { // 3.3 MB of chunks: more than fits
+                    try {
+                        refs.add(writer.append(i, source, 0, 700 + i % 100, i, i, 120));
+                    } catch (IOException e) {
+                        full = e;
+                    }
+                }
+                assertThat(full).as("the write on the full disk fails as an IOException (no SIGBUS)").isNotNull()
+                        .hasMessageContaining("No space left");
+                assertThat(writer.pendingChunks()).as("the unwritten chunks stay buffered").isPositive();
+                assertThat(flushed).hasSizeLessThan(refs.size());
+                Files.delete(filler);
+                writer.sync();
+                assertThat(flushed).as("every chunk taken is written once space returns").isEqualTo(refs);
+            }
+            try (ChunkFileSet files = new ChunkFileSet(chunks)) {
+                for (int i = 0; i < refs.size(); i++) {
+                    assertThat(files.check(refs.get(i), i)).isNull();
+                }
+            }
+        } finally {
+            new ProcessBuilder("umount", "-l", mount.toString()).start().waitFor();
+        }
+    }
+
+    @Test
     void appendingAChunkAllocatesNothing() throws IOException {
         try (Arena arena = Arena.ofConfined();
              ChunkFileMappings mappings = new ChunkFileMappings();
