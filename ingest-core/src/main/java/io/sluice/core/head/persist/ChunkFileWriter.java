@@ -167,6 +167,16 @@ public final class ChunkFileWriter implements AutoCloseable {
      * @throws IOException if the write failed (a full disk): the buffer is kept for the next try
      */
     public void flush() throws IOException {
+        write();
+        int n = pending;
+        pending = 0;
+        for (int i = 0; i < n; i++) {
+            listener.flushed(pendingSeries[i], pendingRefs[i]);
+        }
+    }
+
+    /** Writes the buffer (no force), keeping the pending list for the caller. */
+    private void write() throws IOException {
         if (buffered == 0) {
             return;
         }
@@ -178,11 +188,6 @@ public final class ChunkFileWriter implements AutoCloseable {
         bufferStart += buffered;
         buffered = 0;
         buffer.clear();
-        int n = pending;
-        pending = 0;
-        for (int i = 0; i < n; i++) {
-            listener.flushed(pendingSeries[i], pendingRefs[i]);
-        }
     }
 
     /** Writes the buffer and forces the current file (earlier files were forced when rolled). */
@@ -248,14 +253,19 @@ public final class ChunkFileWriter implements AutoCloseable {
         PersistFiles.syncDirectory(directory);
     }
 
-    /** Writes and forces what is buffered (best effort: unwritten chunks are not referenced by any checkpoint). */
+    /**
+     * Writes and forces what is buffered, without telling the listener (the head is closing: its
+     * memory goes anyway). Best effort: unwritten chunks are not referenced by any checkpoint.
+     */
     @Override
     public void close() {
         if (channel == null) {
             return;
         }
         try {
-            sync();
+            write();
+            pending = 0;
+            channel.force(false);
         } catch (IOException e) {
             // nothing durable references the unwritten chunks; the WAL still holds their samples
         }
