@@ -80,8 +80,11 @@ public final class ChunkFileSet implements AutoCloseable {
         if (scan.problem != null && at >= scan.problemPosition) {
             return scan.problem;
         }
+        if (at + ENTRY_HEADER_BYTES > scan.size) {
+            return "chunk file " + scan.path + " ends (" + scan.size + " bytes) before the chunk at position " + at;
+        }
         if (at >= scan.end) {
-            return "chunk file " + scan.path + " ends (" + scan.end + " bytes written) before the chunk at position " + at;
+            return "chunk file " + scan.path + " position " + at + ": nothing was written there (written entries end at " + scan.end + ")";
         }
         return "chunk file " + scan.path + " position " + at + ": no chunk starts there";
     }
@@ -113,6 +116,7 @@ public final class ChunkFileSet implements AutoCloseable {
         }
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
             long size = channel.size();
+            scan.size = size;
             ByteBuffer b = buffer.clear();
             long bufferStart = 0;
             fill(channel, b, bufferStart);
@@ -185,6 +189,7 @@ public final class ChunkFileSet implements AutoCloseable {
         final Map<Long, String> damagedEntries = new HashMap<>(); // entries with a bad CRC (skipped)
         long problemPosition = Long.MAX_VALUE;
         long end;              // where the scan stopped
+        long size;             // the file's size
         int count;
         int[] offsets = new int[1024];
         int[] series = new int[1024];

@@ -85,7 +85,7 @@ class ChunkFileWriterTest {
             f.setLength(ChunkFileDescriptor.offset(refs[8]) + 20);
         }
         try (ChunkFileSet files = new ChunkFileSet(dir)) {
-            assertThat(files.check(refs[8], 8)).contains("ends").contains("position " + ChunkFileDescriptor.offset(refs[8]));
+            assertThat(files.check(refs[8], 8)).contains("ends (").contains("bytes) before the chunk at position " + ChunkFileDescriptor.offset(refs[8]));
         }
     }
 
