@@ -27,7 +27,6 @@ import io.sluice.core.chunk.ChunkHandle;
 import io.sluice.core.chunk.ChunkMemory;
 import io.sluice.core.chunk.XorAppender;
 import io.sluice.core.chunk.XorStateDescriptor;
-import io.sluice.core.head.persist.ChunkFileDescriptor;
 import io.sluice.core.head.persist.ChunkFileMappings;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.core.memory.MemoryTag;
@@ -35,7 +34,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -60,10 +58,8 @@ final class SeriesStore implements AutoCloseable {
     static final int SERIES_PER_PAGE = 1024;
     private static final int PAGE_SHIFT = Integer.numberOfTrailingZeros(SERIES_PER_PAGE);
     private static final long PAGE_BYTES = (long) SERIES_PER_PAGE * STRIDE;
-    private static final int INITIAL_CLOSED_CAPACITY = 4;
     /** Implausible reads of an unchanged series before a snapshot gives up (a race resolves in one retry). */
     private static final int MAX_STUCK_READS = 1_000;
-    private static final ValueLayout.OfInt FILE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     /** Results of {@link #append}. */
     static final int APPENDED = 0;
@@ -81,7 +77,7 @@ final class SeriesStore implements AutoCloseable {
     private final MemoryAccounting accounting;
     private final ChunkMemory chunks;
     private final ClosedListMemory lists;
-    private final ChunkFileMappings mappings = new ChunkFileMappings(); // mapped by the shard thread, read by any
+    private final ClosedChunkLists closed;
     private final LabelArena labels;
     private final long chunkRangeMs;
     private final XorAppender appender = new XorAppender(); // shard thread only
@@ -103,6 +99,7 @@ final class SeriesStore implements AutoCloseable {
         this.accounting = accounting;
         this.chunks = new ChunkMemory(accounting);
         this.lists = new ClosedListMemory(chunks, accounting);
+        this.closed = new ClosedChunkLists(chunks, lists);
         this.labels = new LabelArena(accounting);
         this.chunkRangeMs = chunkRangeMs;
     }
@@ -114,7 +111,7 @@ final class SeriesStore implements AutoCloseable {
 
     /** The read-only mappings of the shard's chunk files (the chunk file writer maps what it creates). */
     ChunkFileMappings mappings() {
-        return mappings;
+        return closed.mappings();
     }
 
     /** The newest sample timestamp appended to any series (restored series included); Long.MIN_VALUE if none. */
@@ -268,9 +265,9 @@ final class SeriesStore implements AutoCloseable {
 
     /** Points the series at a new open block under the sequence lock and frees the old one. */
     private long replaceOpenBlock(MemorySegment s, long b, long old, long replacement) {
-        int seq = beginWrite(s, b);
+        int seq = SeriesSeqLock.begin(s, b);
         s.set(LONG, b + OPEN_CHUNK_OFFSET, replacement);
-        endWrite(s, b, seq);
+        SeriesSeqLock.end(s, b, seq);
         if (old != ChunkHandle.NONE) {
             chunks.free(old);
         }
@@ -284,11 +281,11 @@ final class SeriesStore implements AutoCloseable {
     private void closeOpen(int id, MemorySegment s, long b, long open, long fresh) {
         long ref = chunkSink.persist(id, chunks.page(open), ChunkMemory.offset(open), appender.byteLength(),
                 appender.firstTimestampMs(), appender.lastTimestampMs(), appender.numSamples());
-        int seq = beginWrite(s, b);
-        addClosed(s, b, open, appender.firstTimestampMs(), appender.lastTimestampMs(), ref);
+        int seq = SeriesSeqLock.begin(s, b);
+        closed.add(s, b, open, appender.firstTimestampMs(), appender.lastTimestampMs(), ref);
         s.set(LONG, b + OPEN_CHUNK_OFFSET, fresh);
         XorStateDescriptor.reset(s, b + XOR_STATE_OFFSET);
-        endWrite(s, b, seq);
+        SeriesSeqLock.end(s, b, seq);
     }
 
     /** Closes the open chunk and starts an empty small open block. */
@@ -320,50 +317,6 @@ final class SeriesStore implements AutoCloseable {
         // writes a chunk's first value whole and overwrites this).
         s.set(LONG, b + XOR_STATE_OFFSET + XorStateDescriptor.LAST_VALUE_BITS_OFFSET, lastValue);
         return true;
-    }
-
-    /** Appends an entry to the series' closed list, growing it (no cap). Under the caller's sequence lock. */
-    private void addClosed(MemorySegment s, long b, long chunk, long minTime, long maxTime, long fileRef) {
-        int n = s.get(INT, b + CLOSED_COUNT_OFFSET);
-        long list = ensureClosedCapacity(s, b, n + 1);
-        MemorySegment page = lists.segment(list);
-        long e = lists.offset(list) + (long) n * CLOSED_ENTRY_BYTES;
-        page.set(LONG, e + CLOSED_ENTRY_HANDLE, chunk);
-        page.set(LONG, e + CLOSED_ENTRY_MIN_TIME, minTime);
-        page.set(LONG, e + CLOSED_ENTRY_MAX_TIME, maxTime);
-        page.set(LONG, e + CLOSED_ENTRY_FILE_REF, fileRef);
-        CLOSED_COUNT.setRelease(s, b + CLOSED_COUNT_OFFSET, n + 1);
-    }
-
-    /** The series' list with room for {@code entries}, moved to a bigger one if needed. Under the sequence lock. */
-    private long ensureClosedCapacity(MemorySegment s, long b, int entries) {
-        long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
-        int capacity = s.get(INT, b + CLOSED_CAPACITY_OFFSET);
-        if (list != ChunkHandle.NONE && entries <= capacity) {
-            return list;
-        }
-        int grown = Math.max(INITIAL_CLOSED_CAPACITY, Integer.highestOneBit(Math.max(1, entries - 1)) << 1);
-        long bigger = lists.allocate(grown);
-        if (list != ChunkHandle.NONE) {
-            int n = s.get(INT, b + CLOSED_COUNT_OFFSET);
-            MemorySegment.copy(lists.segment(list), lists.offset(list), lists.segment(bigger), lists.offset(bigger),
-                    (long) n * CLOSED_ENTRY_BYTES);
-            lists.free(list); // readers of the old list read garbage and retry: the sequence lock is odd
-        }
-        s.set(LONG, b + CLOSED_LIST_OFFSET, bigger);
-        s.set(INT, b + CLOSED_CAPACITY_OFFSET, grown);
-        return bigger;
-    }
-
-    private static int beginWrite(MemorySegment s, long b) {
-        int seq = s.get(INT, b + SEQ_OFFSET);
-        SEQ.setOpaque(s, b + SEQ_OFFSET, seq + 1);
-        VarHandle.storeStoreFence(); // the odd value is visible before any moved byte
-        return seq;
-    }
-
-    private static void endWrite(MemorySegment s, long b, int seq) {
-        SEQ.setRelease(s, b + SEQ_OFFSET, seq + 2);
     }
 
     /**
@@ -406,32 +359,8 @@ final class SeriesStore implements AutoCloseable {
      * dereferenced first).
      */
     private boolean copyChunks(MemorySegment s, long b, long minTimeMs, long maxTimeMs, SeriesSnapshot into) {
-        int closedCount = (int) CLOSED_COUNT.getAcquire(s, b + CLOSED_COUNT_OFFSET);
-        long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
-        if (closedCount > 0 && list != ChunkHandle.NONE) {
-            if (!lists.isPlausible(list)) {
-                return false;
-            }
-            MemorySegment listPage = lists.segment(list);
-            long o = lists.offset(list);
-            int capacity = Math.min(closedCount, lists.capacityEntries(list));
-            for (int i = 0; i < capacity; i++) {
-                long e = o + (long) i * CLOSED_ENTRY_BYTES;
-                long chunkMin = listPage.get(LONG, e + CLOSED_ENTRY_MIN_TIME);
-                long chunkMax = listPage.get(LONG, e + CLOSED_ENTRY_MAX_TIME);
-                if (chunkMax >= minTimeMs && chunkMin <= maxTimeMs) {
-                    long handle = listPage.get(LONG, e + CLOSED_ENTRY_HANDLE);
-                    if (handle == ChunkHandle.NONE) {
-                        if (!copyMapped(listPage.get(LONG, e + CLOSED_ENTRY_FILE_REF), into)) {
-                            return false;
-                        }
-                    } else if (chunks.isPlausible(handle)) {
-                        into.addChunk(chunks.page(handle), ChunkMemory.offset(handle), ChunkHandle.capacityBytes(handle), -1);
-                    } else {
-                        return false;
-                    }
-                }
-            }
+        if (!closed.copyInRange(s, b, minTimeMs, maxTimeMs, into)) {
+            return false;
         }
         long open = s.get(LONG, b + OPEN_CHUNK_OFFSET);
         long state = b + XOR_STATE_OFFSET;
@@ -443,89 +372,18 @@ final class SeriesStore implements AutoCloseable {
         return true;
     }
 
-    /** Copies a flushed chunk from its file's mapping; false if the ref cannot be real (a stale read: retry). */
-    private boolean copyMapped(long ref, SeriesSnapshot into) {
-        MemorySegment file = mappings.segment(ChunkFileDescriptor.fileIndex(ref));
-        long at = ChunkFileDescriptor.offset(ref);
-        if (file == null || at < ChunkFileDescriptor.FILE_HEADER_BYTES || at + ChunkFileDescriptor.ENTRY_HEADER_BYTES > file.byteSize()) {
-            return false;
-        }
-        int length = file.get(FILE_INT, at + ChunkFileDescriptor.LENGTH_OFFSET);
-        long bytes = at + ChunkFileDescriptor.ENTRY_HEADER_BYTES;
-        if (length < 1 || length > ChunkMemory.MAX_BLOCK_BYTES || bytes + length > file.byteSize()) {
-            return false;
-        }
-        into.addChunk(file, bytes, length, -1);
-        return true;
-    }
-
     // ---------------------------------------------------------------- chunk files, retention (shard thread)
 
-    /**
-     * The chunk file writer wrote the chunk at {@code ref} of series {@code id}: its memory block is
-     * freed and readers read it from the mapping. Nothing happens if the series no longer lists it
-     * (evicted or expired meanwhile).
-     */
+    /** See {@link ClosedChunkLists#flushed}: the chunk file writer wrote the chunk at {@code ref} of {@code id}. */
     void chunkFlushed(int id, long ref) {
-        MemorySegment s = page(id);
-        long b = base(id);
-        long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
-        if (list == ChunkHandle.NONE) {
-            return;
-        }
-        MemorySegment listPage = lists.segment(list);
-        long o = lists.offset(list);
-        for (int i = s.get(INT, b + CLOSED_COUNT_OFFSET) - 1; i >= 0; i--) { // the newest entries first: most likely
-            long e = o + (long) i * CLOSED_ENTRY_BYTES;
-            if (listPage.get(LONG, e + CLOSED_ENTRY_FILE_REF) == ref) {
-                long handle = listPage.get(LONG, e + CLOSED_ENTRY_HANDLE);
-                if (handle != ChunkHandle.NONE) {
-                    int seq = beginWrite(s, b);
-                    listPage.set(LONG, e + CLOSED_ENTRY_HANDLE, ChunkHandle.NONE);
-                    chunks.free(handle);
-                    endWrite(s, b, seq);
-                }
-                return;
-            }
-        }
+        closed.flushed(page(id), base(id), ref);
     }
 
-    /**
-     * Retention: drops the series' oldest closed chunks whose last sample is older than
-     * {@code cutoffMs}; returns how many. The series' first time moves to what remains.
-     */
+    /** Retention: see {@link ClosedChunkLists#dropExpired}; returns how many chunks were dropped. */
     int dropExpired(int id, long cutoffMs) {
-        MemorySegment s = page(id);
-        long b = base(id);
-        int n = s.get(INT, b + CLOSED_COUNT_OFFSET);
-        long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
-        if (n == 0) {
-            return 0;
-        }
-        MemorySegment listPage = lists.segment(list);
-        long o = lists.offset(list);
-        int k = 0;
-        while (k < n && listPage.get(LONG, o + (long) k * CLOSED_ENTRY_BYTES + CLOSED_ENTRY_MAX_TIME) < cutoffMs) {
-            k++;
-        }
-        if (k == 0) {
-            return 0;
-        }
-        int seq = beginWrite(s, b);
-        for (int i = 0; i < k; i++) {
-            long handle = listPage.get(LONG, o + (long) i * CLOSED_ENTRY_BYTES + CLOSED_ENTRY_HANDLE);
-            if (handle != ChunkHandle.NONE) {
-                chunks.free(handle); // not flushed yet (a failed write): freed while readers must retry
-            }
-        }
-        CLOSED_COUNT.setRelease(s, b + CLOSED_COUNT_OFFSET, n - k);
-        MemorySegment.copy(listPage, o + (long) k * CLOSED_ENTRY_BYTES, listPage, o, (long) (n - k) * CLOSED_ENTRY_BYTES);
-        long first = n > k ? listPage.get(LONG, o + CLOSED_ENTRY_MIN_TIME)
-                : s.get(LONG, b + XOR_STATE_OFFSET + XorStateDescriptor.FIRST_TIMESTAMP_OFFSET);
-        s.set(LONG, b + MIN_TIME_OFFSET, first);
-        endWrite(s, b, seq);
-        return k;
+        return closed.dropExpired(page(id), base(id), cutoffMs);
     }
+
 
     // ---------------------------------------------------------------- checkpoints and eviction (shard thread)
 
@@ -553,8 +411,7 @@ final class SeriesStore implements AutoCloseable {
 
     /** A field (CLOSED_ENTRY_*) of closed chunk {@code index} of {@code id}. Shard thread. */
     long closedEntry(int id, int index, int field) {
-        long list = page(id).get(LONG, base(id) + CLOSED_LIST_OFFSET);
-        return lists.segment(list).get(LONG, lists.offset(list) + (long) index * CLOSED_ENTRY_BYTES + field);
+        return closed.entry(page(id), base(id), index, field);
     }
 
     /** Hands a closed chunk that has no chunk file ref yet to the sink again; returns its ref (0: failed again). */
@@ -594,13 +451,13 @@ final class SeriesStore implements AutoCloseable {
     /** Restore: makes room for {@code entries} closed chunks of {@code id} at once. */
     void reserveClosed(int id, int entries) {
         if (entries > 0) {
-            ensureClosedCapacity(page(id), base(id), entries);
+            closed.ensureCapacity(page(id), base(id), entries);
         }
     }
 
     /** Restore: lists a closed chunk that lies in a chunk file (no copy: read through the mapping). */
     void restoreClosed(int id, long minTimeMs, long maxTimeMs, long fileRef) {
-        addClosed(page(id), base(id), ChunkHandle.NONE, minTimeMs, maxTimeMs, fileRef);
+        closed.add(page(id), base(id), ChunkHandle.NONE, minTimeMs, maxTimeMs, fileRef);
     }
 
     /** Restore: makes {@code handle} the open block of {@code id}; the caller then fills the XOR state and times. */
@@ -625,24 +482,15 @@ final class SeriesStore implements AutoCloseable {
         long open = s.get(LONG, b + OPEN_CHUNK_OFFSET);
         long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
         int n = s.get(INT, b + CLOSED_COUNT_OFFSET);
-        int seq = beginWrite(s, b);
+        int seq = SeriesSeqLock.begin(s, b);
         CLOSED_COUNT.setRelease(s, b + CLOSED_COUNT_OFFSET, 0);
         s.set(LONG, b + CLOSED_LIST_OFFSET, ChunkHandle.NONE);
         s.set(INT, b + CLOSED_CAPACITY_OFFSET, 0);
         s.set(LONG, b + OPEN_CHUNK_OFFSET, ChunkHandle.NONE);
         XorStateDescriptor.reset(s, b + XOR_STATE_OFFSET);
         s.set(INT, b + FLAGS_OFFSET, s.get(INT, b + FLAGS_OFFSET) | FLAG_EVICTED);
-        endWrite(s, b, seq);
-        if (list != ChunkHandle.NONE) {
-            MemorySegment listPage = lists.segment(list);
-            for (int i = 0; i < n; i++) {
-                long handle = listPage.get(LONG, lists.offset(list) + (long) i * CLOSED_ENTRY_BYTES + CLOSED_ENTRY_HANDLE);
-                if (handle != ChunkHandle.NONE) {
-                    chunks.free(handle);
-                }
-            }
-            lists.free(list);
-        }
+        SeriesSeqLock.end(s, b, seq);
+        closed.free(list, n);
         if (open != ChunkHandle.NONE) {
             chunks.free(open);
         }
@@ -675,6 +523,6 @@ final class SeriesStore implements AutoCloseable {
         labels.close();
         lists.close();
         chunks.close();
-        mappings.close();
+        closed.close();
     }
 }
