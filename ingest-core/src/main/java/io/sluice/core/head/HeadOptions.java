@@ -11,7 +11,7 @@ import java.nio.file.Path;
  *                             its chunk files in {@code shard-i/chunks} and its checkpoints in {@code shard-i}
  * @param shards               shard workers (threads); default one per core
  * @param checkpointIntervalMs {@code head.checkpoint-interval}: how often each shard checkpoints (0: only on close)
- * @param seriesIdleTimeoutMs  {@code head.series-idle-timeout}: idle series are dropped at checkpoints (0: never)
+ * @param seriesIdleTimeoutMs  {@code head.series-idle-timeout}: idle series have their open chunk cut to the chunk files at checkpoints; they stay queryable (0: never)
  * @param chunkFileBytes       size of one chunk file
  * @param retentionMs          {@code storage.retention}: closed chunks older than this (sample time, against
  *                             the shard's newest sample) are dropped at checkpoints (0: never)

@@ -208,7 +208,8 @@ public final class Shard implements AutoCloseable {
     }
 
     /**
-     * Checkpoints now: applies retention and cuts idle series' open chunks, then persists the shard so that replay can start here
+     * Checkpoints now: applies the retention and cuts idle series' open chunks
+     * ({@link IdleSeriesEviction}), then persists the shard so that replay can start here
      * (see {@link ShardCheckpoints}). Returns false if it could not (counted; the WAL is kept).
      * Shard thread, between batches.
      */

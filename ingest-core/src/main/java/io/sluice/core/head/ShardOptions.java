@@ -19,7 +19,7 @@ import java.nio.file.Path;
  * @param maxBatchesPerWork    batches one {@code doWork()} applies before it returns (fairness)
  * @param checkpointIntervalMs how often the shard checkpoints (0: only on close and on request)
  * @param seriesIdleTimeoutMs  a series whose last sample is this much older than the shard's newest
- *                             sample is dropped at the next checkpoint (0: never)
+ *                             sample has its open chunk cut to the chunk files at the next checkpoint (0: never)
  * @param chunkFileBytes       size of one chunk file (created at full size, sparse)
  * @param retentionMs          closed chunks whose last sample is this much older than the shard's newest
  *                             sample are dropped at a checkpoint, and series with nothing newer removed (0: never)
