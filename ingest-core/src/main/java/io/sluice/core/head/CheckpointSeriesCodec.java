@@ -2,16 +2,15 @@ package io.sluice.core.head;
 
 import static io.sluice.core.head.SeriesDescriptor.CHUNK_END_OFFSET;
 import static io.sluice.core.head.SeriesDescriptor.CLOSED_COUNT_OFFSET;
-import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_BYTES;
 import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_FILE_REF;
-import static io.sluice.core.head.SeriesDescriptor.CLOSED_LIST_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_MAX_TIME;
+import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_MIN_TIME;
 import static io.sluice.core.head.SeriesDescriptor.LABELS_LENGTH_OFFSET;
 import static io.sluice.core.head.SeriesDescriptor.MAX_TIME_OFFSET;
 import static io.sluice.core.head.SeriesDescriptor.MIN_TIME_OFFSET;
 import static io.sluice.core.head.SeriesDescriptor.OPEN_CHUNK_OFFSET;
 import static io.sluice.core.head.SeriesDescriptor.XOR_STATE_OFFSET;
 
-import io.sluice.core.chunk.ChunkCutPolicy;
 import io.sluice.core.chunk.ChunkHandle;
 import io.sluice.core.chunk.ChunkMemory;
 import io.sluice.core.chunk.XorStateDescriptor;
@@ -30,12 +29,13 @@ import java.lang.invoke.VarHandle;
  *
  * <pre>
  *  series := id:u32 | labelsLength:u32 | labels | minTimeMs:i64 | maxTimeMs:i64 | chunkEndMs:i64
- *          | closedCount:u32 | chunkRef:u64 * closedCount
+ *          | closedCount:u32 | (chunkRef:u64 minTimeMs:i64 maxTimeMs:i64) * closedCount
  *          | openCapacity:u32 | openLength:u32
  *          | (lastTsMs:i64 lastValueBits:i64 lastDeltaMs:i64 firstTsMs:i64 cursor:i64 openBytes[openLength])?  if openCapacity > 0
  * </pre>
  *
- * Closed chunks are referenced in the chunk files; the open chunk travels whole with its appender
+ * Closed chunks are referenced in the chunk files, with their time range so that a restart lists
+ * them without reading the files (version 2); the open chunk travels whole with its appender
  * state, so appends after a restart continue bit for bit. Shard thread only.
  */
 final class CheckpointSeriesCodec {
@@ -69,18 +69,15 @@ final class CheckpointSeriesCodec {
         int n = s.get(ValueLayout.JAVA_INT, b + CLOSED_COUNT_OFFSET);
         out.putInt(n);
         int lowestFile = Integer.MAX_VALUE;
-        if (n > 0) {
-            ChunkMemory chunks = store.chunkMemory();
-            long list = s.get(ValueLayout.JAVA_LONG, b + CLOSED_LIST_OFFSET);
-            MemorySegment listPage = chunks.page(list);
-            for (int i = 0; i < n; i++) {
-                long ref = listPage.get(ValueLayout.JAVA_LONG, ChunkMemory.offset(list) + (long) i * CLOSED_ENTRY_BYTES + CLOSED_ENTRY_FILE_REF);
-                if (ref == ChunkFileDescriptor.NO_REF) {
-                    throw new IllegalStateException("series " + id + " chunk " + i + " has no chunk file ref");
-                }
-                lowestFile = Math.min(lowestFile, ChunkFileDescriptor.fileIndex(ref));
-                out.putLong(ref);
+        for (int i = 0; i < n; i++) {
+            long ref = store.closedEntry(id, i, CLOSED_ENTRY_FILE_REF);
+            if (ref == ChunkFileDescriptor.NO_REF) {
+                throw new IllegalStateException("series " + id + " chunk " + i + " has no chunk file ref");
             }
+            lowestFile = Math.min(lowestFile, ChunkFileDescriptor.fileIndex(ref));
+            out.putLong(ref);
+            out.putLong(store.closedEntry(id, i, CLOSED_ENTRY_MIN_TIME));
+            out.putLong(store.closedEntry(id, i, CLOSED_ENTRY_MAX_TIME));
         }
         writeOpen(id, s, b, out);
         return lowestFile;
@@ -115,6 +112,7 @@ final class CheckpointSeriesCodec {
         String problem = null;
         for (int i = 0; i < n; i++) {
             long ref = in.getLong();
+            in.skip(2 * Long.BYTES);
             if (problem == null) {
                 problem = files.check(ref, id);
             }
@@ -158,13 +156,11 @@ final class CheckpointSeriesCodec {
         store.noteRestoredMaxTime(maxTime);
         ChunkMemory chunks = store.chunkMemory();
         int n = in.getInt();
+        store.reserveClosed(id, n);
         for (int i = 0; i < n; i++) {
             long ref = in.getLong();
-            int chunkLength = files.length(ref);
-            long handle = chunks.allocate(ChunkCutPolicy.closedCapacityBytes(chunkLength));
-            MemorySegment.copy(files.segment(ref), ChunkFileSet.bytesOffset(ref), chunks.page(handle), ChunkMemory.offset(handle),
-                    chunkLength);
-            store.restoreClosed(id, handle, files.minTimeMs(ref), files.maxTimeMs(ref), ref);
+            long chunkMin = in.getLong();
+            store.restoreClosed(id, chunkMin, in.getLong(), ref); // by reference: read through the mapping
             restoredSamples += files.numSamples(ref);
         }
         restoreOpen(id, in, s, b, chunks);

@@ -11,12 +11,14 @@ import java.nio.file.Path;
  *                             its chunk files in {@code shard-i/chunks} and its checkpoints in {@code shard-i}
  * @param shards               shard workers (threads); default one per core
  * @param checkpointIntervalMs {@code head.checkpoint-interval}: how often each shard checkpoints (0: only on close)
- * @param seriesIdleTimeoutMs  {@code head.series-idle-timeout}: idle series are dropped at checkpoints (0: never)
+ * @param seriesIdleTimeoutMs  {@code head.series-idle-timeout}: idle series have their open chunk cut to the chunk files at checkpoints; they stay queryable (0: never)
  * @param chunkFileBytes       size of one chunk file
+ * @param retentionMs          {@code storage.retention}: closed chunks older than this (sample time, against
+ *                             the shard's newest sample) are dropped at checkpoints (0: never)
  */
 public record HeadOptions(Path dataDirectory, int shards, long walSegmentBytes, long walSyncIntervalMs, int queueBatches,
                           int batchBytes, int maxSeriesPerShard, long chunkRangeMs, long checkpointIntervalMs,
-                          long seriesIdleTimeoutMs, long chunkFileBytes) {
+                          long seriesIdleTimeoutMs, long chunkFileBytes, long retentionMs) {
     public HeadOptions {
         if (shards < 1 || shards > 1024) {
             throw new IllegalArgumentException("shards must be 1..1024, not " + shards);
@@ -28,7 +30,7 @@ public record HeadOptions(Path dataDirectory, int shards, long walSegmentBytes, 
                        int batchBytes, int maxSeriesPerShard, long chunkRangeMs) {
         this(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard, chunkRangeMs,
                 ShardOptions.DEFAULT_CHECKPOINT_INTERVAL_MS, ShardOptions.DEFAULT_SERIES_IDLE_TIMEOUT_MS,
-                ChunkFileDescriptor.DEFAULT_FILE_BYTES);
+                ChunkFileDescriptor.DEFAULT_FILE_BYTES, ShardOptions.DEFAULT_RETENTION_MS);
     }
 
     public static HeadOptions defaults(Path dataDirectory) {
@@ -38,37 +40,42 @@ public record HeadOptions(Path dataDirectory, int shards, long walSegmentBytes, 
 
     public HeadOptions withShards(int n) {
         return new HeadOptions(dataDirectory, n, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
-                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes);
+                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
     }
 
     public HeadOptions withWalSegmentBytes(long bytes) {
         return new HeadOptions(dataDirectory, shards, bytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
-                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes);
+                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
     }
 
     public HeadOptions withQueue(int batches, int bytesPerBatch) {
         return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, batches, bytesPerBatch, maxSeriesPerShard,
-                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes);
+                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
     }
 
     public HeadOptions withMaxSeriesPerShard(int n) {
         return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, n,
-                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes);
+                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
     }
 
     public HeadOptions withCheckpointIntervalMs(long intervalMs) {
         return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
-                chunkRangeMs, intervalMs, seriesIdleTimeoutMs, chunkFileBytes);
+                chunkRangeMs, intervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
     }
 
     public HeadOptions withSeriesIdleTimeoutMs(long timeoutMs) {
         return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
-                chunkRangeMs, checkpointIntervalMs, timeoutMs, chunkFileBytes);
+                chunkRangeMs, checkpointIntervalMs, timeoutMs, chunkFileBytes, retentionMs);
     }
 
     public HeadOptions withChunkFileBytes(long bytes) {
         return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
-                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, bytes);
+                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, bytes, retentionMs);
+    }
+
+    public HeadOptions withRetentionMs(long ms) {
+        return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
+                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, ms);
     }
 
     /** The directory of shard {@code index}. */
@@ -79,6 +86,6 @@ public record HeadOptions(Path dataDirectory, int shards, long walSegmentBytes, 
     ShardOptions shard(int index) {
         return new ShardOptions(shardDirectory(index).resolve("wal"), walSegmentBytes, walSyncIntervalMs,
                 queueBatches, batchBytes, maxSeriesPerShard, chunkRangeMs, 4, checkpointIntervalMs, seriesIdleTimeoutMs,
-                chunkFileBytes);
+                chunkFileBytes, retentionMs);
     }
 }

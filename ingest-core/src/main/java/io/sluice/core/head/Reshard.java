@@ -102,7 +102,7 @@ final class Reshard {
                 ShardOptions o = oldOptions.shard(i);
                 ShardOptions at = new ShardOptions(from.resolve("shard-" + i).resolve("wal"), o.walSegmentBytes(), o.walSyncIntervalMs(),
                         o.queueBatches(), o.batchBytes(), Integer.MAX_VALUE, o.chunkRangeMs(), o.maxBatchesPerWork(), 0, 0,
-                        o.chunkFileBytes());
+                        o.chunkFileBytes(), 0);
                 Shard source = new Shard(i, at, streams, accounting, System::nanoTime);
                 try {
                     source.start();

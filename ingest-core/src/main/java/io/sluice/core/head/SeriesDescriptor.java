@@ -26,11 +26,12 @@ import io.sluice.core.chunk.XorStateDescriptor;
  *       the open block, cuts a chunk, grows the closed list); readers retry when it changed.</li>
  *   <li>{@code labelsRef}/{@code lblLen}: the canonical label bytes in the shard's label arena.</li>
  *   <li>{@code openChunk}: ChunkHandle of the open chunk's block (NONE before the first sample).</li>
- *   <li>{@code closedList}: ChunkHandle of a block of {@value #CLOSED_ENTRY_BYTES}-byte entries
- *       {chunk handle, minTimeMs, maxTimeMs, chunk file ref}, oldest first; {@code nClosed} is
- *       published with release. The ref says where the chunk lies in the shard's chunk files
- *       (0: not written yet).</li>
- *   <li>{@code flags}: {@link #FLAG_EVICTED} once an idle series was dropped (its id stays taken).</li>
+ *   <li>{@code closedList}: a {@link ClosedListMemory} handle of {@value #CLOSED_ENTRY_BYTES}-byte
+ *       entries {chunk handle, minTimeMs, maxTimeMs, chunk file ref}, oldest first, no cap;
+ *       {@code nClosed} is published with release, {@code capClsd} is the list's room. The ref says
+ *       where the chunk lies in the shard's chunk files (0: not in one); the chunk handle is NONE
+ *       once the chunk was written there (readers use the file's mapping), else its memory block.</li>
+ *   <li>{@code flags}: {@link #FLAG_EVICTED} once retention removed the series (its id stays taken).</li>
  *   <li>{@code minTimeMs}/{@code maxTimeMs}: first and last sample the head holds (Long.MIN_VALUE: none yet).</li>
  * </ul>
  * Native byte order; never written to disk. 128 bytes, 8-byte aligned.

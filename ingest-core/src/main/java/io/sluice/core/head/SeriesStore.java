@@ -27,6 +27,7 @@ import io.sluice.core.chunk.ChunkHandle;
 import io.sluice.core.chunk.ChunkMemory;
 import io.sluice.core.chunk.XorAppender;
 import io.sluice.core.chunk.XorStateDescriptor;
+import io.sluice.core.head.persist.ChunkFileMappings;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.core.memory.MemoryTag;
 import java.lang.foreign.Arena;
@@ -37,7 +38,15 @@ import java.util.Arrays;
 
 /**
  * A shard's series: fixed-stride structs ({@link SeriesDescriptor}) in off-heap pages, their label
- * bytes in a {@link LabelArena}, their chunks in a {@link ChunkMemory}.
+ * bytes in a {@link LabelArena}, their open chunks in a {@link ChunkMemory}, their closed chunks in
+ * the shard's chunk files, read through read-only mappings ({@link ChunkFileMappings}).
+ *
+ * <p>Closed chunks: a cut hands the open block over as the closed chunk's block and gives the bytes
+ * to the {@link ChunkSink} (the chunk file writer's buffer). Once the writer has written them to the
+ * file it calls {@link #chunkFlushed}: under the series' sequence lock the entry's handle becomes
+ * NONE and the block is freed; from then on readers copy the chunk from the mapping. So memory
+ * holds per closed chunk only its 32-byte list entry, and the list has no length cap
+ * ({@link ClosedListMemory}).
  *
  * <p>Threads: one writer, the shard worker, calls everything but {@link #snapshot} and the read
  * accessors marked "any thread". Readers take a {@link SeriesSnapshot}: a copy of the series'
@@ -49,8 +58,8 @@ final class SeriesStore implements AutoCloseable {
     static final int SERIES_PER_PAGE = 1024;
     private static final int PAGE_SHIFT = Integer.numberOfTrailingZeros(SERIES_PER_PAGE);
     private static final long PAGE_BYTES = (long) SERIES_PER_PAGE * STRIDE;
-    private static final int INITIAL_CLOSED_CAPACITY = 4;
-    private static final int MAX_CLOSED_CAPACITY = ChunkMemory.MAX_BLOCK_BYTES / CLOSED_ENTRY_BYTES;
+    /** Implausible reads of an unchanged series before a snapshot gives up (a race resolves in one retry). */
+    private static final int MAX_STUCK_READS = 1_000;
 
     /** Results of {@link #append}. */
     static final int APPENDED = 0;
@@ -68,12 +77,13 @@ final class SeriesStore implements AutoCloseable {
     private final Arena arena = Arena.ofShared();
     private final MemoryAccounting accounting;
     private final ChunkMemory chunks;
+    private final ClosedListMemory lists;
+    private final ClosedChunkLists closed;
     private final LabelArena labels;
     private final long chunkRangeMs;
     private final XorAppender appender = new XorAppender(); // shard thread only
     private volatile MemorySegment[] pages = new MemorySegment[0];
     private volatile int count;        // published after the new series' struct is complete
-    private long droppedChunks;        // shard thread; chunks dropped because a series' list was full
     private ChunkSink chunkSink = ChunkSink.NONE; // shard thread
     private long newestTimestampMs = Long.MIN_VALUE; // shard thread: the newest sample of any series (idle eviction's clock)
     private final io.sluice.core.chunk.XorIterator lengthProbe = new io.sluice.core.chunk.XorIterator(); // shard thread
@@ -89,6 +99,8 @@ final class SeriesStore implements AutoCloseable {
     SeriesStore(MemoryAccounting accounting, long chunkRangeMs) {
         this.accounting = accounting;
         this.chunks = new ChunkMemory(accounting);
+        this.lists = new ClosedListMemory(chunks, accounting);
+        this.closed = new ClosedChunkLists(chunks, lists);
         this.labels = new LabelArena(accounting);
         this.chunkRangeMs = chunkRangeMs;
     }
@@ -98,8 +110,9 @@ final class SeriesStore implements AutoCloseable {
         return count;
     }
 
-    long droppedChunks() {
-        return droppedChunks;
+    /** The read-only mappings of the shard's chunk files (the chunk file writer maps what it creates). */
+    ChunkFileMappings mappings() {
+        return closed.mappings();
     }
 
     /** The newest sample timestamp appended to any series (restored series included); Long.MIN_VALUE if none. */
@@ -227,7 +240,7 @@ final class SeriesStore implements AutoCloseable {
         if (open == ChunkHandle.NONE) {
             open = replaceOpenBlock(s, b, ChunkHandle.NONE, chunks.allocate(ChunkCutPolicy.INITIAL_OPEN_CAPACITY_BYTES));
             chunkEnd = ChunkCutPolicy.chunkRangeEndMs(timestampMs, chunkRangeMs);
-            if (maxTime == NO_SAMPLES) { // the series' first sample (not an open chunk after a restore without one)
+            if (maxTime == NO_SAMPLES) { // the series' first sample (not after an idle cut or a restore without an open chunk)
                 MIN_TIME.setOpaque(s, b + MIN_TIME_OFFSET, timestampMs);
             }
             wrapOpen(s, state, open);
@@ -262,76 +275,58 @@ final class SeriesStore implements AutoCloseable {
 
     /** Points the series at a new open block under the sequence lock and frees the old one. */
     private long replaceOpenBlock(MemorySegment s, long b, long old, long replacement) {
-        int seq = beginWrite(s, b);
+        int seq = SeriesSeqLock.begin(s, b);
         s.set(LONG, b + OPEN_CHUNK_OFFSET, replacement);
-        endWrite(s, b, seq);
+        SeriesSeqLock.end(s, b, seq);
         if (old != ChunkHandle.NONE) {
             chunks.free(old);
         }
         return replacement;
     }
 
-    /** Closes the open chunk: copies it to a tight block, lists it, starts an empty small open block. */
-    private long cut(int id, MemorySegment s, long b, long open) {
-        int length = appender.byteLength();
-        long closed = chunks.copy(open, length, ChunkCutPolicy.closedCapacityBytes(length));
-        long firstTs = appender.firstTimestampMs();
-        long lastTs = appender.lastTimestampMs();
-        long ref = chunkSink.persist(id, chunks.page(closed), ChunkMemory.offset(closed), length, firstTs, lastTs,
-                appender.numSamples());
-        long fresh = chunks.allocate(ChunkCutPolicy.INITIAL_OPEN_CAPACITY_BYTES);
-        int seq = beginWrite(s, b);
-        addClosed(s, b, closed, firstTs, lastTs, ref);
+    /**
+     * Closes the open chunk (the appender wraps it): hands its block to the closed list and its bytes
+     * to the chunk sink, and makes {@code fresh} (NONE or a new block) the open block.
+     */
+    private void closeOpen(int id, MemorySegment s, long b, long open, long fresh) {
+        long ref = chunkSink.persist(id, chunks.page(open), ChunkMemory.offset(open), appender.byteLength(),
+                appender.firstTimestampMs(), appender.lastTimestampMs(), appender.numSamples());
+        int seq = SeriesSeqLock.begin(s, b);
+        closed.add(s, b, open, appender.firstTimestampMs(), appender.lastTimestampMs(), ref);
         s.set(LONG, b + OPEN_CHUNK_OFFSET, fresh);
         XorStateDescriptor.reset(s, b + XOR_STATE_OFFSET);
-        endWrite(s, b, seq);
-        chunks.free(open);
+        SeriesSeqLock.end(s, b, seq);
+    }
+
+    /** Closes the open chunk and starts an empty small open block. */
+    private long cut(int id, MemorySegment s, long b, long open) {
+        long fresh = chunks.allocate(ChunkCutPolicy.INITIAL_OPEN_CAPACITY_BYTES);
+        closeOpen(id, s, b, open, fresh);
         return fresh;
     }
 
-    private void addClosed(MemorySegment s, long b, long chunk, long minTime, long maxTime, long fileRef) {
-        long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
-        int n = s.get(INT, b + CLOSED_COUNT_OFFSET);
-        int capacity = s.get(INT, b + CLOSED_CAPACITY_OFFSET);
-        if (list == ChunkHandle.NONE) {
-            capacity = INITIAL_CLOSED_CAPACITY;
-            list = chunks.allocate(capacity * CLOSED_ENTRY_BYTES);
-        } else if (n == capacity && capacity < MAX_CLOSED_CAPACITY) {
-            int grown = Math.min(MAX_CLOSED_CAPACITY, capacity * 2);
-            long bigger = chunks.copy(list, n * CLOSED_ENTRY_BYTES, grown * CLOSED_ENTRY_BYTES);
-            chunks.free(list);
-            list = bigger;
-            capacity = grown;
-        } else if (n == capacity) {
-            // A full list: drop the oldest chunk. Until blocks are cut to disk (a later issue) this caps
-            // the head at MAX_CLOSED_CAPACITY chunks per series (128: ~64 h at a 15 s interval); counted.
-            MemorySegment page = chunks.page(list);
-            long o = ChunkMemory.offset(list);
-            chunks.free(page.get(LONG, o + CLOSED_ENTRY_HANDLE));
-            MemorySegment.copy(page, o + CLOSED_ENTRY_BYTES, page, o, (long) (n - 1) * CLOSED_ENTRY_BYTES);
-            n--;
-            droppedChunks++;
+    /**
+     * Idle series: closes its open chunk to the chunk files and leaves it without an open block (the
+     * next sample starts a new chunk). It stays queryable. Returns false if it had no open chunk.
+     */
+    boolean cutIdle(int id) {
+        MemorySegment s = page(id);
+        long b = base(id);
+        long open = s.get(LONG, b + OPEN_CHUNK_OFFSET);
+        if (open == ChunkHandle.NONE) {
+            return false;
         }
-        MemorySegment page = chunks.page(list);
-        long e = ChunkMemory.offset(list) + (long) n * CLOSED_ENTRY_BYTES;
-        page.set(LONG, e + CLOSED_ENTRY_HANDLE, chunk);
-        page.set(LONG, e + CLOSED_ENTRY_MIN_TIME, minTime);
-        page.set(LONG, e + CLOSED_ENTRY_MAX_TIME, maxTime);
-        page.set(LONG, e + CLOSED_ENTRY_FILE_REF, fileRef);
-        s.set(LONG, b + CLOSED_LIST_OFFSET, list);
-        s.set(INT, b + CLOSED_CAPACITY_OFFSET, capacity);
-        CLOSED_COUNT.setRelease(s, b + CLOSED_COUNT_OFFSET, n + 1);
-    }
-
-    private static int beginWrite(MemorySegment s, long b) {
-        int seq = s.get(INT, b + SEQ_OFFSET);
-        SEQ.setOpaque(s, b + SEQ_OFFSET, seq + 1);
-        VarHandle.storeStoreFence(); // the odd value is visible before any moved byte
-        return seq;
-    }
-
-    private static void endWrite(MemorySegment s, long b, int seq) {
-        SEQ.setRelease(s, b + SEQ_OFFSET, seq + 2);
+        wrapOpen(s, b + XOR_STATE_OFFSET, open);
+        if (appender.numSamples() == 0) {
+            replaceOpenBlock(s, b, open, ChunkHandle.NONE);
+            return false;
+        }
+        long lastValue = lastValueBits(id);
+        closeOpen(id, s, b, open, ChunkHandle.NONE);
+        // Duplicate detection compares the next sample with the last value: keep it (the appender
+        // writes a chunk's first value whole and overwrites this).
+        s.set(LONG, b + XOR_STATE_OFFSET + XorStateDescriptor.LAST_VALUE_BITS_OFFSET, lastValue);
+        return true;
     }
 
     /**
@@ -341,15 +336,27 @@ final class SeriesStore implements AutoCloseable {
     void snapshot(int id, long minTimeMs, long maxTimeMs, SeriesSnapshot into) {
         MemorySegment s = page(id);
         long b = base(id);
+        int stuckReads = 0;
         while (true) {
             int seq = (int) SEQ.getAcquire(s, b + SEQ_OFFSET);
             if ((seq & 1) == 0) {
                 into.reset(id, minTimeMs, maxTimeMs);
                 into.setLabels(this, id);
-                boolean plausible = copyChunks(s, b, minTimeMs, maxTimeMs, into);
+                boolean plausible;
+                try {
+                    plausible = copyChunks(s, b, minTimeMs, maxTimeMs, into);
+                } catch (IllegalStateException unmapped) {
+                    plausible = false; // a chunk file was unmapped under a stale ref: the retry reads the new list
+                }
                 VarHandle.loadLoadFence(); // every copy above happens before the re-check
-                if (plausible && (int) SEQ.getOpaque(s, b + SEQ_OFFSET) == seq) {
+                boolean unchanged = (int) SEQ.getOpaque(s, b + SEQ_OFFSET) == seq;
+                if (plausible && unchanged) {
                     return;
+                }
+                if (!plausible && unchanged && ++stuckReads > MAX_STUCK_READS) {
+                    // The writer moved nothing, yet the list names a chunk that cannot be read: a broken
+                    // invariant, not a race. Fail the read instead of spinning forever.
+                    throw new IllegalStateException("series " + id + ": its closed-chunk list names a chunk that cannot be read");
                 }
             }
             Thread.onSpinWait();
@@ -362,24 +369,8 @@ final class SeriesStore implements AutoCloseable {
      * dereferenced first).
      */
     private boolean copyChunks(MemorySegment s, long b, long minTimeMs, long maxTimeMs, SeriesSnapshot into) {
-        int closedCount = (int) CLOSED_COUNT.getAcquire(s, b + CLOSED_COUNT_OFFSET);
-        long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
-        if (closedCount > 0 && list != ChunkHandle.NONE) {
-            MemorySegment listPage = chunks.page(list);
-            long o = ChunkMemory.offset(list);
-            int capacity = Math.min(closedCount, ChunkHandle.capacityBytes(list) / CLOSED_ENTRY_BYTES);
-            for (int i = 0; i < capacity; i++) {
-                long e = o + (long) i * CLOSED_ENTRY_BYTES;
-                long chunkMin = listPage.get(LONG, e + CLOSED_ENTRY_MIN_TIME);
-                long chunkMax = listPage.get(LONG, e + CLOSED_ENTRY_MAX_TIME);
-                if (chunkMax >= minTimeMs && chunkMin <= maxTimeMs) {
-                    long handle = listPage.get(LONG, e + CLOSED_ENTRY_HANDLE);
-                    if (!chunks.isPlausible(handle)) {
-                        return false;
-                    }
-                    into.addChunk(chunks.page(handle), ChunkMemory.offset(handle), ChunkHandle.capacityBytes(handle), -1);
-                }
-            }
+        if (!closed.copyInRange(s, b, minTimeMs, maxTimeMs, into)) {
+            return false;
         }
         long open = s.get(LONG, b + OPEN_CHUNK_OFFSET);
         long state = b + XOR_STATE_OFFSET;
@@ -390,6 +381,19 @@ final class SeriesStore implements AutoCloseable {
         }
         return true;
     }
+
+    // ---------------------------------------------------------------- chunk files, retention (shard thread)
+
+    /** See {@link ClosedChunkLists#flushed}: the chunk file writer wrote the chunk at {@code ref} of {@code id}. */
+    void chunkFlushed(int id, long ref) {
+        closed.flushed(page(id), base(id), ref);
+    }
+
+    /** Retention: see {@link ClosedChunkLists#dropExpired}; returns how many chunks were dropped. */
+    int dropExpired(int id, long cutoffMs) {
+        return closed.dropExpired(page(id), base(id), cutoffMs);
+    }
+
 
     // ---------------------------------------------------------------- checkpoints and eviction (shard thread)
 
@@ -412,8 +416,12 @@ final class SeriesStore implements AutoCloseable {
 
     /** The chunk file ref of closed chunk {@code index} of {@code id} (0: not in a chunk file). */
     long closedRef(int id, int index) {
-        long list = page(id).get(LONG, base(id) + CLOSED_LIST_OFFSET);
-        return chunks.page(list).get(LONG, ChunkMemory.offset(list) + (long) index * CLOSED_ENTRY_BYTES + CLOSED_ENTRY_FILE_REF);
+        return closedEntry(id, index, CLOSED_ENTRY_FILE_REF);
+    }
+
+    /** A field (CLOSED_ENTRY_*) of closed chunk {@code index} of {@code id}. Shard thread. */
+    long closedEntry(int id, int index, int field) {
+        return closed.entry(page(id), base(id), index, field);
     }
 
     /** Hands a closed chunk that has no chunk file ref yet to the sink again; returns its ref (0: failed again). */
@@ -421,8 +429,8 @@ final class SeriesStore implements AutoCloseable {
         MemorySegment s = page(id);
         long b = base(id);
         long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
-        MemorySegment listPage = chunks.page(list);
-        long e = ChunkMemory.offset(list) + (long) index * CLOSED_ENTRY_BYTES;
+        MemorySegment listPage = lists.segment(list);
+        long e = lists.offset(list) + (long) index * CLOSED_ENTRY_BYTES;
         long handle = listPage.get(LONG, e + CLOSED_ENTRY_HANDLE);
         MemorySegment chunk = chunks.page(handle);
         long at = ChunkMemory.offset(handle);
@@ -450,9 +458,16 @@ final class SeriesStore implements AutoCloseable {
         return appender.byteLength();
     }
 
-    /** Restore: lists a closed chunk already copied into {@code handle} (a block of this store's chunk memory). */
-    void restoreClosed(int id, long handle, long minTimeMs, long maxTimeMs, long fileRef) {
-        addClosed(page(id), base(id), handle, minTimeMs, maxTimeMs, fileRef);
+    /** Restore: makes room for {@code entries} closed chunks of {@code id} at once. */
+    void reserveClosed(int id, int entries) {
+        if (entries > 0) {
+            closed.ensureCapacity(page(id), base(id), entries);
+        }
+    }
+
+    /** Restore: lists a closed chunk that lies in a chunk file (no copy: read through the mapping). */
+    void restoreClosed(int id, long minTimeMs, long maxTimeMs, long fileRef) {
+        closed.add(page(id), base(id), ChunkHandle.NONE, minTimeMs, maxTimeMs, fileRef);
     }
 
     /** Restore: makes {@code handle} the open block of {@code id}; the caller then fills the XOR state and times. */
@@ -477,21 +492,15 @@ final class SeriesStore implements AutoCloseable {
         long open = s.get(LONG, b + OPEN_CHUNK_OFFSET);
         long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
         int n = s.get(INT, b + CLOSED_COUNT_OFFSET);
-        int seq = beginWrite(s, b);
+        int seq = SeriesSeqLock.begin(s, b);
         CLOSED_COUNT.setRelease(s, b + CLOSED_COUNT_OFFSET, 0);
         s.set(LONG, b + CLOSED_LIST_OFFSET, ChunkHandle.NONE);
         s.set(INT, b + CLOSED_CAPACITY_OFFSET, 0);
         s.set(LONG, b + OPEN_CHUNK_OFFSET, ChunkHandle.NONE);
         XorStateDescriptor.reset(s, b + XOR_STATE_OFFSET);
         s.set(INT, b + FLAGS_OFFSET, s.get(INT, b + FLAGS_OFFSET) | FLAG_EVICTED);
-        endWrite(s, b, seq);
-        if (list != ChunkHandle.NONE) {
-            MemorySegment listPage = chunks.page(list);
-            for (int i = 0; i < n; i++) {
-                chunks.free(listPage.get(LONG, ChunkMemory.offset(list) + (long) i * CLOSED_ENTRY_BYTES + CLOSED_ENTRY_HANDLE));
-            }
-            chunks.free(list);
-        }
+        SeriesSeqLock.end(s, b, seq);
+        closed.free(list, n);
         if (open != ChunkHandle.NONE) {
             chunks.free(open);
         }
@@ -499,7 +508,7 @@ final class SeriesStore implements AutoCloseable {
 
     /** Off-heap bytes this store reserved (struct pages, label pages, chunk pages). */
     long reservedBytes() {
-        return (long) pages.length * PAGE_BYTES + labels.reservedBytes() + chunks.reservedBytes();
+        return (long) pages.length * PAGE_BYTES + labels.reservedBytes() + chunks.reservedBytes() + lists.largeBytes();
     }
 
     /** Bytes of the per-series structs reserved (whole pages). */
@@ -522,6 +531,8 @@ final class SeriesStore implements AutoCloseable {
         pages = new MemorySegment[0];
         arena.close();
         labels.close();
+        lists.close();
         chunks.close();
+        closed.close();
     }
 }

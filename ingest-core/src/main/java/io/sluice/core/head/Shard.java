@@ -208,14 +208,15 @@ public final class Shard implements AutoCloseable {
     }
 
     /**
-     * Checkpoints now: drops idle series, then persists the shard so that replay can start here
+     * Checkpoints now: applies the retention and cuts idle series' open chunks
+     * ({@link IdleSeriesEviction}), then persists the shard so that replay can start here
      * (see {@link ShardCheckpoints}). Returns false if it could not (counted; the WAL is kept).
      * Shard thread, between batches.
      */
     public boolean checkpoint() {
         checkpointRequested = false;
         lastCheckpointNs = nanoClock.getAsLong();
-        evictedSeries += eviction.run(options.seriesIdleTimeoutMs(), System.currentTimeMillis());
+        evictedSeries += eviction.run(options.seriesIdleTimeoutMs(), options.retentionMs(), System.currentTimeMillis());
         activeSeries = store.count() - evictedSeries;
         boolean written = checkpoints.write(wal);
         if (written) {
@@ -644,7 +645,6 @@ public final class Shard implements AutoCloseable {
         }
         durable = d;
         stats.increment(ShardStats.Counter.WAL_SYNCS);
-        stats.add(ShardStats.Counter.CHUNKS_DROPPED, store.droppedChunks() - stats.get(ShardStats.Counter.CHUNKS_DROPPED));
     }
 
     // ---------------------------------------------------------------- read side (any thread)

@@ -32,7 +32,9 @@ import java.util.stream.Stream;
  * still loads.
  *
  * <p><b>Start</b> ({@link #restore}): the newest checkpoint whose every block and every referenced
- * chunk passes its CRC is loaded, and replay starts at its position. If none does: the whole WAL
+ * chunk passes its CRC is loaded, and replay starts at its position. The chunk files are checked
+ * with positional reads ({@link ChunkFileSet}) and mapped read-only; closed chunks are listed by
+ * reference, not copied. If none does: the whole WAL
  * is replayed when it still starts at segment 0; otherwise the shard's persisted data cannot be
  * rebuilt, so it is discarded, the shard starts empty with no watermarks, and the Kafka layer
  * consumes its partitions from the beginning again ({@link Head#discardedData()}); records other
@@ -250,9 +252,11 @@ final class ShardCheckpoints implements AutoCloseable {
             wal.deleteSegmentsBefore(previousPosition); // with one checkpoint only, the whole WAL is its fallback
         }
         int keepFrom = Math.min(Math.min(lastLowestFile, previousLowestFile), chunkWriter.fileIndex());
+        store.mappings().unmapRetired(); // deleted at the previous checkpoint: no reader can still hold a ref into them
         for (int index : ChunkFileSet.list(chunksDirectory)) {
             if (index < keepFrom) {
                 Files.deleteIfExists(ChunkFileDescriptor.path(chunksDirectory, index));
+                store.mappings().retire(index);
             }
         }
     }
@@ -287,6 +291,7 @@ final class ShardCheckpoints implements AutoCloseable {
     private RestoreReport choose(Wal wal) throws IOException {
         List<String> damage = new ArrayList<>();
         long loaded = -1;
+        mapChunkFiles();
         try (ChunkFileSet files = new ChunkFileSet(chunksDirectory)) {
             for (var candidate : list().descendingMap().entrySet()) {
                 String problem = examine(candidate.getValue(), wal, files);
@@ -306,7 +311,7 @@ final class ShardCheckpoints implements AutoCloseable {
             }
             return new RestoreReport(loaded, loaded, List.copyOf(damage), refilling());
         }
-        chunkWriter = new ChunkFileWriter(chunksDirectory, options.chunkFileBytes(), nextChunkFileIndex(), 0);
+        chunkWriter = newChunkWriter(nextChunkFileIndex(), 0);
         if (WalPosition.segment(wal.firstPosition()) == 0) {
             return new RestoreReport(-1, wal.firstPosition(), List.copyOf(damage), refilling());
         }
@@ -397,12 +402,29 @@ final class ShardCheckpoints implements AutoCloseable {
     /** A writer at the checkpoint's chunk position, or in a new file if that file cannot be continued (damaged past the position). */
     private ChunkFileWriter continueChunkFile(long chunkPosition) throws IOException {
         try {
-            return new ChunkFileWriter(chunksDirectory, options.chunkFileBytes(), ChunkFileDescriptor.fileIndex(chunkPosition),
-                    ChunkFileDescriptor.offset(chunkPosition));
+            return newChunkWriter(ChunkFileDescriptor.fileIndex(chunkPosition), ChunkFileDescriptor.offset(chunkPosition));
         } catch (IOException e) {
             LOG.log(System.Logger.Level.WARNING, "shard " + shard.index() + ": cannot continue chunk file at "
                     + ChunkFileDescriptor.toString(chunkPosition) + " (" + e.getMessage() + "); starting a new one");
-            return new ChunkFileWriter(chunksDirectory, options.chunkFileBytes(), nextChunkFileIndex(), 0);
+            return newChunkWriter(nextChunkFileIndex(), 0);
+        }
+    }
+
+    /** A writer whose flushes release the chunks' memory blocks (readers then use the mappings). */
+    private ChunkFileWriter newChunkWriter(int fileIndex, long offset) throws IOException {
+        return new ChunkFileWriter(chunksDirectory, options.chunkFileBytes(), fileIndex, offset, store.mappings(),
+                store::chunkFlushed);
+    }
+
+    /** Maps every chunk file a loaded checkpoint may reference, so readers reach its closed chunks. */
+    private void mapChunkFiles() throws IOException {
+        for (int index : ChunkFileSet.list(chunksDirectory)) {
+            try {
+                store.mappings().map(index, ChunkFileDescriptor.path(chunksDirectory, index));
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.WARNING, "shard " + shard.index() + ": cannot map chunk file "
+                        + ChunkFileDescriptor.path(chunksDirectory, index) + ": " + e);
+            }
         }
     }
 

@@ -28,8 +28,8 @@ public final class ShardStats {
         RESTORED_SAMPLES,
         /** WAL records that replay could not decode (their samples are re-consumed from Kafka). */
         REPLAY_MALFORMED_RECORDS,
-        /** Chunks dropped because a series' chunk list was full (head holds 128 chunks per series). */
-        CHUNKS_DROPPED,
+        /** Closed chunks dropped at checkpoints because their last sample is older than the retention. */
+        CHUNKS_EXPIRED,
         /** Cut chunks written to the shard's chunk files. */
         CHUNKS_PERSISTED,
         /** Cut chunks a chunk file could not take when they were cut (a full disk); written at the next checkpoint. */
@@ -44,8 +44,10 @@ public final class ShardStats {
         CHUNKS_DAMAGED,
         /** Starts at which the shard discarded its persisted data and asked for everything again from Kafka. */
         DATA_DISCARDED,
-        /** Idle series dropped from memory at checkpoints. */
+        /** Series removed at checkpoints because their newest sample is older than the retention. */
         SERIES_EVICTED,
+        /** Idle series whose open chunk was cut to the chunk files at a checkpoint (they stay queryable). */
+        SERIES_IDLE_CUT,
         /** Nanoseconds spent applying batches (the append stage: lookup, chunks, WAL records), by the shard's clock. */
         APPLY_NANOS
     }

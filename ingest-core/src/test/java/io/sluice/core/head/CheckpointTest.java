@@ -253,7 +253,7 @@ class CheckpointTest {
     }
 
     @Test
-    void idleSeriesAreDroppedAtACheckpointAndStayDroppedAfterARestart() throws IOException {
+    void idleSeriesHaveTheirOpenChunkCutAndStayQueryableAcrossARestart() throws IOException {
         long idleMs = 30 * 60_000L;
         try (ShardFixture f = new ShardFixture(dir)) {
             ShardOptions opts = options(dir).withSeriesIdleTimeoutMs(idleMs);
@@ -262,27 +262,65 @@ class CheckpointTest {
             int stream = f.streams.idOf("metrics", 0);
             feed.deliver(f, shard, stream, 0, 100);
             feed.deliver(f, shard, stream, 100, 300, s -> s % 4 != 0); // a quarter of the series stop at round 99
-            long chunkBytes = f.accounting.bytes(MemoryTag.CHUNKS);
+            Map<String, String> expected = PersistFeed.flat(PersistFeed.contents(shard));
+            long chunkBytesBefore = shard.chunkBytesInUse();
             assertThat(shard.checkpoint()).isTrue();
             int idle = SERIES / 4;
-            assertThat(shard.stats().get(Counter.SERIES_EVICTED)).isEqualTo(idle);
-            assertThat(shard.activeSeriesCount()).isEqualTo(SERIES - idle);
-            assertThat(shard.chunkBytesInUse()).isLessThan(shard.memoryReport().chunkBytes() + 1);
-            assertThat(shard.labelIndex().labelValues("instance")).hasSize(SERIES - idle).doesNotContain("host-0:9100");
-            Map<String, String> expected = PersistFeed.flat(PersistFeed.contents(shard));
-            assertThat(expected).hasSize(SERIES - idle);
-            assertThat(chunkBytes).isPositive();
+            assertThat(shard.stats().get(Counter.SERIES_IDLE_CUT)).isEqualTo(idle);
+            assertThat(shard.stats().get(Counter.SERIES_EVICTED)).as("nothing is older than the retention").isZero();
+            assertThat(shard.activeSeriesCount()).isEqualTo(SERIES);
+            assertThat(shard.chunkBytesInUse()).as("open blocks freed, closed chunks only in the files")
+                    .isLessThan(chunkBytesBefore);
+            assertThat(shard.labelIndex().labelValues("instance")).hasSize(SERIES).contains("host-0:9100");
+            assertThat(PersistFeed.flat(PersistFeed.contents(shard))).as("no sample lost").isEqualTo(expected);
 
             shard.close();
             Shard restarted = f.open(opts);
             assertThat(PersistFeed.flat(PersistFeed.contents(restarted))).isEqualTo(expected);
-            assertThat(restarted.activeSeriesCount()).isEqualTo(SERIES - idle);
-            assertThat(restarted.labelIndex().labelValues("instance")).doesNotContain("host-0:9100");
-
-            // A dropped series that comes back is a new series.
-            feed.deliver(f, restarted, stream, 300, 301);
             assertThat(restarted.activeSeriesCount()).isEqualTo(SERIES);
-            assertThat(restarted.seriesCount()).isEqualTo(SERIES + idle);
+
+            // An idle series that comes back continues: same series, a new chunk.
+            feed.deliver(f, restarted, stream, 300, 301);
+            assertThat(restarted.seriesCount()).isEqualTo(SERIES);
+            assertThat(restarted.stats().get(Counter.SAMPLES_OUT_OF_ORDER)).isZero();
+        }
+    }
+
+    @Test
+    void retentionDropsOldChunksDeletesTheirFilesAndRemovesSeriesWithNothingInside() throws IOException {
+        long roundMs = PersistFeed.STEP_MS;
+        long retentionMs = 200 * roundMs;
+        try (ShardFixture f = new ShardFixture(dir)) {
+            ShardOptions opts = options(dir).withRetentionMs(retentionMs);
+            Shard shard = f.open(opts);
+            PersistFeed feed = new PersistFeed(f, SERIES, SEED);
+            int stream = f.streams.idOf("metrics", 0);
+            feed.deliver(f, shard, stream, 0, 300);
+            assertThat(shard.checkpoint()).isTrue();
+            feed.deliver(f, shard, stream, 300, 900, s -> s % 4 != 0); // a quarter stop at round 299
+            assertThat(shard.checkpoint()).isTrue();
+            feed.deliver(f, shard, stream, 900, 910, s -> s % 4 != 0);
+            assertThat(shard.checkpoint()).isTrue(); // the older checkpoint no longer references the old files either
+            int stopped = SERIES / 4;
+            assertThat(shard.stats().get(Counter.SERIES_EVICTED)).as("no sample inside the retention").isEqualTo(stopped);
+            assertThat(shard.stats().get(Counter.CHUNKS_EXPIRED)).isPositive();
+            long cutoff = feed.timestampMs(909) - retentionMs;
+            Map<String, java.util.List<long[]>> contents = PersistFeed.contents(shard);
+            assertThat(contents).hasSize(SERIES - stopped);
+            for (var e : contents.entrySet()) {
+                java.util.List<long[]> samples = e.getValue().subList(1, e.getValue().size()); // after the chunk count
+                assertThat(samples.getFirst()[0]).as("%s keeps what is inside the retention", e.getKey()).isLessThanOrEqualTo(cutoff);
+                assertThat(samples.getFirst()[0]).as("%s lost its old chunks", e.getKey()).isGreaterThan(feed.timestampMs(0));
+                assertThat(samples.getLast()[0]).isEqualTo(feed.timestampMs(909));
+            }
+            try (Stream<Path> files = Files.list(dir.resolve("chunks"))) {
+                assertThat(files.map(p -> ChunkFileDescriptor.parseIndex(p.getFileName().toString())).filter(i -> i >= 0))
+                        .as("chunk files nothing references are deleted").doesNotContain(0, 1);
+            }
+            Map<String, String> expected = PersistFeed.flat(contents);
+            shard.close();
+            Shard restarted = f.open(opts);
+            assertThat(PersistFeed.flat(PersistFeed.contents(restarted))).isEqualTo(expected);
         }
     }
 

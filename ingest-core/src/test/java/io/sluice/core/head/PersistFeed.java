@@ -15,6 +15,7 @@ import java.util.SplittableRandom;
  */
 final class PersistFeed {
     static final long T0 = 1_700_000_000_000L;
+    static final long STEP_MS = 15_000L;
     final byte[][] canon;
     final long[] hashes;
     final long seed;
@@ -28,6 +29,11 @@ final class PersistFeed {
                     "host-" + s + ":9100", "job", "node", "region", "eu-" + s % 4);
             hashes[s] = f.hash(canon[s]);
         }
+    }
+
+    /** The timestamp of round {@code r}. */
+    long timestampMs(int r) {
+        return T0 + r * STEP_MS;
     }
 
     /** The value of series {@code s} at round {@code r}: a realistic gauge, rounded to 2 decimals. */
@@ -49,7 +55,7 @@ final class PersistFeed {
             for (int s = 0; s < canon.length; s++) {
                 if (keep.test(s)) {
                     assertThat(batch.series(hashes[s], canon[s], 0, canon[s].length)).isTrue();
-                    assertThat(batch.sample(T0 + r * 15_000L, value(s, r))).isTrue();
+                    assertThat(batch.sample(timestampMs(r), value(s, r))).isTrue();
                 }
             }
             shard.submit(batch);

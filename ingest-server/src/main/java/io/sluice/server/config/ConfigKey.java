@@ -27,8 +27,13 @@ public enum ConfigKey {
             "How often each shard checkpoints (series, open chunks, watermarks; full chunks are in `shard-i/chunks`) "
                     + "and deletes older WAL segments, bounding replay at start to what came since; also on shutdown. 0: only on shutdown."),
     HEAD_SERIES_IDLE_TIMEOUT("head.series-idle-timeout", "24h",
-            "A series whose last sample is this much older than its shard's newest sample is dropped from memory "
-                    + "at the next checkpoint, with its samples. 0: never."),
+            "A series whose last sample is this much older than its shard's newest sample has its open chunk cut to "
+                    + "the chunk files at the next checkpoint (it stays queryable and costs only its struct, labels and "
+                    + "chunk list). 0: never."),
+    STORAGE_RETENTION("storage.retention", "15d",
+            "How long samples are kept, in sample time against the shard's newest sample: at each checkpoint closed "
+                    + "chunks whose last sample is older are dropped, chunk files nothing references are deleted, and "
+                    + "series with no sample inside it are removed. 0: keep forever."),
     QUEUE_BATCHES("queue.batches", "8",
             "Batches in flight per shard (2..65536). A shard whose batches are all in flight pauses the partitions "
                     + "that feed it."),

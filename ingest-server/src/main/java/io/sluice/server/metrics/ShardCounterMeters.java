@@ -53,8 +53,8 @@ final class ShardCounterMeters {
                 "Samples loaded at start from checkpoints and chunk files");
         put(Counter.REPLAY_MALFORMED_RECORDS, "sluice.replay.malformed.records", Tags.empty(),
                 "WAL records replay could not decode (their samples are consumed again from Kafka)");
-        put(Counter.CHUNKS_DROPPED, "sluice.chunks.dropped", Tags.empty(),
-                "Chunks dropped because a series' chunk list was full");
+        put(Counter.CHUNKS_EXPIRED, "sluice.chunks.expired", Tags.empty(),
+                "Closed chunks dropped at checkpoints because they are older than storage.retention");
         put(Counter.CHUNKS_PERSISTED, "sluice.chunks.persisted", Tags.empty(), "Full chunks written to the shard's chunk files");
         put(Counter.CHUNK_WRITE_FAILURES, "sluice.chunk.write.failures", Tags.empty(),
                 "Full chunks a chunk file could not take when cut (a full disk); written at the next checkpoint");
@@ -66,7 +66,10 @@ final class ShardCounterMeters {
         put(Counter.CHUNKS_DAMAGED, "sluice.chunks.damaged", Tags.empty(), "Chunks found damaged or missing in the chunk files at start");
         put(Counter.DATA_DISCARDED, "sluice.shard.data.discarded", Tags.empty(),
                 "Starts at which a shard discarded its persisted data and consumed its partitions again from Kafka");
-        put(Counter.SERIES_EVICTED, "sluice.series.evicted", Tags.empty(), "Idle series dropped from memory at checkpoints");
+        put(Counter.SERIES_EVICTED, "sluice.series.evicted", Tags.empty(),
+                "Series removed at checkpoints because their newest sample is older than storage.retention");
+        put(Counter.SERIES_IDLE_CUT, "sluice.series.idle.cut", Tags.empty(),
+                "Idle series whose open chunk was cut to the chunk files at a checkpoint (still queryable)");
     }
 
     private ShardCounterMeters() {

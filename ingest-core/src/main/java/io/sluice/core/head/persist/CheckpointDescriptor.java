@@ -18,7 +18,7 @@ public final class CheckpointDescriptor {
     public static final String PREFIX = "checkpoint.";
     public static final String TMP_SUFFIX = ".tmp";
     public static final int MAGIC = 0x504B_4353; // "SCKP" in file order
-    public static final byte VERSION = 1;
+    public static final byte VERSION = 2;
 
     public static final byte HEADER = 1;
     public static final byte STREAMS = 2;

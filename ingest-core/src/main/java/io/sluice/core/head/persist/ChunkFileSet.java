@@ -2,16 +2,17 @@ package io.sluice.core.head.persist;
 
 import static io.sluice.core.head.persist.ChunkFileDescriptor.CRC_OFFSET;
 import static io.sluice.core.head.persist.ChunkFileDescriptor.ENTRY_HEADER_BYTES;
+import static io.sluice.core.head.persist.ChunkFileDescriptor.FILE_HEADER_BYTES;
 
+import io.sluice.core.chunk.ChunkMemory;
 import java.io.IOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeSet;
@@ -19,20 +20,23 @@ import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
 /**
- * Read access to a shard's chunk files while it loads a checkpoint: each file is mapped read-only
- * once, each chunk checked ({@link #check}) and read in place, so loading streams through the page
- * cache instead of holding a second copy of the data. Single-threaded; {@link #close()} unmaps.
+ * Checks a shard's chunk files while it loads a checkpoint, without mapping them: each file is
+ * read once, front to back, with positional reads into one {@value #READ_BYTES}-byte buffer
+ * (page cache, not process RSS), and every entry's CRC is verified. The scan stops at the first
+ * hole (zeros: the end of what was written) or at an entry whose length is impossible (nothing
+ * after it can be found); an entry with a bad CRC is noted and skipped. A checkpoint's ref is sound
+ * when an intact entry of its series starts there. Remembers per file only the entries' offsets,
+ * series ids and sample counts (10 bytes per chunk) until {@link #close()}.
+ *
+ * <p>Threads: one (the shard thread during start).
  */
 public final class ChunkFileSet implements AutoCloseable {
-    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final int READ_BYTES = 1 << 20;
 
     private final Path directory;
-    private final Arena arena = Arena.ofConfined();
-    private final Map<Integer, MemorySegment> mapped = new HashMap<>();
+    private final Map<Integer, Scan> scans = new HashMap<>();
     private final CRC32C crc = new CRC32C();
-    private final byte[] scratch = new byte[ChunkFileDescriptor.entryBytes(io.sluice.core.chunk.ChunkMemory.MAX_BLOCK_BYTES)];
+    private ByteBuffer buffer; // allocated at the first scan
 
     public ChunkFileSet(Path directory) {
         this.directory = directory;
@@ -55,86 +59,165 @@ public final class ChunkFileSet implements AutoCloseable {
     }
 
     /**
-     * Checks the chunk at {@code ref}: its file exists, the entry lies inside it, belongs to
-     * {@code seriesId} and its CRC matches. Returns null when it is sound, else why not (with file and position).
+     * Checks the chunk at {@code ref}: its file exists, an intact entry (CRC) starts there and it
+     * belongs to {@code seriesId}. Returns null when it is sound, else why not (with file and position).
      */
     public String check(long ref, int seriesId) throws IOException {
-        int index = ChunkFileDescriptor.fileIndex(ref);
+        Scan scan = scan(ChunkFileDescriptor.fileIndex(ref));
         long at = ChunkFileDescriptor.offset(ref);
-        MemorySegment file = file(index);
-        Path path = ChunkFileDescriptor.path(directory, index);
-        if (file == null) {
-            return "chunk file " + path + " is missing (chunk at " + at + ")";
+        if (scan.headerProblem != null) {
+            return scan.headerProblem;
         }
-        if (file.byteSize() < ChunkFileDescriptor.FILE_HEADER_BYTES || file.get(INT, 0) != ChunkFileDescriptor.MAGIC) {
-            return "chunk file " + path + " has no valid header (position 0)";
+        int i = scan.find(at);
+        if (i >= 0) {
+            return scan.series[i] == seriesId ? null
+                    : "chunk file " + scan.path + " position " + at + ": chunk of series " + scan.series[i] + ", expected " + seriesId;
         }
-        if (at < ChunkFileDescriptor.FILE_HEADER_BYTES || at + ENTRY_HEADER_BYTES > file.byteSize()) {
-            return "chunk file " + path + " ends (" + file.byteSize() + " bytes) before the chunk at position " + at;
+        String damaged = scan.damagedEntries.get(at);
+        if (damaged != null) {
+            return damaged;
         }
-        int length = file.get(INT, at + ChunkFileDescriptor.LENGTH_OFFSET);
-        if (length < 1 || ENTRY_HEADER_BYTES + length > scratch.length || at + ENTRY_HEADER_BYTES + length > file.byteSize()) {
-            return "chunk file " + path + " position " + at + ": chunk length " + length + " is impossible or past the end";
+        if (scan.problem != null && at >= scan.problemPosition) {
+            return scan.problem;
         }
-        MemorySegment.copy(file, ValueLayout.JAVA_BYTE, at, scratch, 0, ENTRY_HEADER_BYTES + length);
-        crc.reset();
-        crc.update(scratch, 0, CRC_OFFSET);
-        crc.update(scratch, ENTRY_HEADER_BYTES, length);
-        int stored = file.get(INT, at + CRC_OFFSET);
-        if ((int) crc.getValue() != stored) {
-            return String.format("chunk file %s position %d: CRC32C mismatch (stored %08x, computed %08x)", path, at, stored,
-                    (int) crc.getValue());
+        if (at + ENTRY_HEADER_BYTES > scan.size) {
+            return "chunk file " + scan.path + " ends (" + scan.size + " bytes) before the chunk at position " + at;
         }
-        int owner = file.get(INT, at + ChunkFileDescriptor.SERIES_ID_OFFSET);
-        if (owner != seriesId) {
-            return "chunk file " + path + " position " + at + ": chunk of series " + owner + ", expected " + seriesId;
+        if (at >= scan.end) {
+            return "chunk file " + scan.path + " position " + at + ": nothing was written there (written entries end at " + scan.end + ")";
         }
-        return null;
+        return "chunk file " + scan.path + " position " + at + ": no chunk starts there";
     }
 
-    /** The mapping holding the chunk at {@code ref} (checked first with {@link #check}). */
-    public MemorySegment segment(long ref) throws IOException {
-        return file(ChunkFileDescriptor.fileIndex(ref));
-    }
-
-    /** Offset of the chunk's XOR bytes in {@link #segment}. */
-    public static long bytesOffset(long ref) {
-        return ChunkFileDescriptor.offset(ref) + ENTRY_HEADER_BYTES;
-    }
-
-    public int length(long ref) throws IOException {
-        return segment(ref).get(INT, ChunkFileDescriptor.offset(ref) + ChunkFileDescriptor.LENGTH_OFFSET);
-    }
-
-    public long minTimeMs(long ref) throws IOException {
-        return segment(ref).get(LONG, ChunkFileDescriptor.offset(ref) + ChunkFileDescriptor.MIN_TIME_OFFSET);
-    }
-
-    public long maxTimeMs(long ref) throws IOException {
-        return segment(ref).get(LONG, ChunkFileDescriptor.offset(ref) + ChunkFileDescriptor.MAX_TIME_OFFSET);
-    }
-
+    /** Samples of the chunk at {@code ref}, which {@link #check} passed. */
     public int numSamples(long ref) throws IOException {
-        return segment(ref).get(SHORT, ChunkFileDescriptor.offset(ref) + ChunkFileDescriptor.NUM_SAMPLES_OFFSET) & 0xFFFF;
+        Scan scan = scan(ChunkFileDescriptor.fileIndex(ref));
+        return scan.samples[scan.find(ChunkFileDescriptor.offset(ref))] & 0xFFFF;
     }
 
-    private MemorySegment file(int index) throws IOException {
-        MemorySegment m = mapped.get(index);
-        if (m == null && !mapped.containsKey(index)) {
-            Path path = ChunkFileDescriptor.path(directory, index);
-            if (Files.isRegularFile(path)) {
-                try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-                    m = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
-                }
-            }
-            mapped.put(index, m);
+    private Scan scan(int index) throws IOException {
+        Scan scan = scans.get(index);
+        if (scan == null) {
+            scan = read(index);
+            scans.put(index, scan);
         }
-        return m;
+        return scan;
+    }
+
+    private Scan read(int index) throws IOException {
+        Path path = ChunkFileDescriptor.path(directory, index);
+        Scan scan = new Scan(path);
+        if (!Files.isRegularFile(path)) {
+            scan.headerProblem = "chunk file " + path + " is missing";
+            return scan;
+        }
+        if (buffer == null) {
+            buffer = ByteBuffer.allocateDirect(READ_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        }
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+            long size = channel.size();
+            scan.size = size;
+            ByteBuffer b = buffer.clear();
+            long bufferStart = 0;
+            fill(channel, b, bufferStart);
+            if (b.limit() < FILE_HEADER_BYTES || b.getInt(0) != ChunkFileDescriptor.MAGIC) {
+                scan.headerProblem = "chunk file " + path + " has no valid header (position 0)";
+                return scan;
+            }
+            long at = FILE_HEADER_BYTES;
+            while (true) {
+                int rel = (int) (at - bufferStart);
+                if (rel + ENTRY_HEADER_BYTES + ChunkMemory.MAX_BLOCK_BYTES > b.limit() && bufferStart + b.limit() < size) {
+                    bufferStart = at; // refill from this entry on: an entry is never split across reads
+                    b.clear();
+                    fill(channel, b, bufferStart);
+                    rel = 0;
+                }
+                if (rel + ENTRY_HEADER_BYTES > b.limit()) {
+                    break; // the file ends
+                }
+                int length = b.getInt(rel + ChunkFileDescriptor.LENGTH_OFFSET);
+                if (length == 0 && b.getInt(rel + CRC_OFFSET) == 0) {
+                    break; // a hole: nothing was written from here on
+                }
+                if (length < 1 || length > ChunkMemory.MAX_BLOCK_BYTES || rel + ENTRY_HEADER_BYTES + length > b.limit()) {
+                    scan.damaged(at, "chunk file " + path + " position " + at + ": chunk length " + length
+                            + " is impossible or past the end");
+                    break;
+                }
+                crc.reset();
+                crc.update(b.limit(rel + CRC_OFFSET).position(rel));
+                b.limit(b.capacity());
+                crc.update(b.limit(rel + ENTRY_HEADER_BYTES + length).position(rel + ENTRY_HEADER_BYTES));
+                b.limit((int) Math.min(b.capacity(), size - bufferStart)).position(0);
+                int stored = b.getInt(rel + CRC_OFFSET);
+                if ((int) crc.getValue() != stored) {
+                    scan.damagedEntries.put(at, String.format("chunk file %s position %d: CRC32C mismatch (stored %08x, computed %08x)",
+                            path, at, stored, (int) crc.getValue()));
+                } else {
+                    scan.add(at, b.getInt(rel + ChunkFileDescriptor.SERIES_ID_OFFSET),
+                            b.getShort(rel + ChunkFileDescriptor.NUM_SAMPLES_OFFSET));
+                }
+                at += ChunkFileDescriptor.entryBytes(length);
+            }
+            scan.end = at;
+        }
+        return scan;
+    }
+
+    /** Reads from {@code position} until the buffer is full or the file ends; leaves [0, bytes read) readable. */
+    private static void fill(FileChannel channel, ByteBuffer b, long position) throws IOException {
+        while (b.hasRemaining()) {
+            if (channel.read(b, position + b.position()) < 0) {
+                break;
+            }
+        }
+        b.flip();
     }
 
     @Override
     public void close() {
-        mapped.clear();
-        arena.close();
+        scans.clear();
+        buffer = null;
+    }
+
+    /** The intact entries of one file, in file order. */
+    private static final class Scan {
+        final Path path;
+        String headerProblem;  // the file is missing or has no header: every ref into it is damaged
+        String problem;        // the entry the scan stopped at, if its length was impossible
+        final Map<Long, String> damagedEntries = new HashMap<>(); // entries with a bad CRC (skipped)
+        long problemPosition = Long.MAX_VALUE;
+        long end;              // where the scan stopped
+        long size;             // the file's size
+        int count;
+        int[] offsets = new int[1024];
+        int[] series = new int[1024];
+        short[] samples = new short[1024];
+
+        Scan(Path path) {
+            this.path = path;
+        }
+
+        void add(long offset, int seriesId, short numSamples) {
+            if (count == offsets.length) {
+                offsets = Arrays.copyOf(offsets, count * 2);
+                series = Arrays.copyOf(series, count * 2);
+                samples = Arrays.copyOf(samples, count * 2);
+            }
+            offsets[count] = (int) offset;
+            series[count] = seriesId;
+            samples[count] = numSamples;
+            count++;
+        }
+
+        void damaged(long at, String why) {
+            problem = why;
+            problemPosition = at;
+        }
+
+        int find(long offset) {
+            return offset > Integer.MAX_VALUE ? -1 : Math.max(-1, Arrays.binarySearch(offsets, 0, count, (int) offset));
+        }
     }
 }

@@ -9,109 +9,131 @@ import static io.sluice.core.head.persist.ChunkFileDescriptor.MIN_TIME_OFFSET;
 import static io.sluice.core.head.persist.ChunkFileDescriptor.NUM_SAMPLES_OFFSET;
 import static io.sluice.core.head.persist.ChunkFileDescriptor.SERIES_ID_OFFSET;
 
+import io.sluice.core.chunk.ChunkMemory;
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 
 /**
- * Appends cut chunks to a shard's current chunk file, a preallocated file mapped into memory
- * (see {@link ChunkFileDescriptor}), rolling to the next file when one is full.
+ * Appends cut chunks to a shard's current chunk file (see {@link ChunkFileDescriptor}) through a
+ * reused direct buffer of {@value #BUFFER_BYTES} bytes, written with positional {@code write}
+ * calls (pwrite) when it is full and on {@link #flush()}/{@link #sync()}/{@link #close()}; rolls
+ * to the next file when one is full. Readers see the chunks through {@link ChunkFileMappings}
+ * (read-only mappings of the same files) once they are flushed; until then the head reads them
+ * from memory, and {@link FlushListener} tells it when it may let go.
  *
- * <p>Cheap on purpose: an append copies the chunk once into a scratch array (for the CRC), then
- * into the mapping; no fsync, no allocation. Durability comes from {@link #sync()}, which the
- * shard calls when it checkpoints: a checkpoint only references chunks written before its sync.
- * A crash loses unsynced entries, which nothing durable references.
+ * <p>Why not write through a mapping: pages dirtied through a mapping count in the process RSS,
+ * and a write into a sparse hole of a full disk is a SIGBUS. A file is still created at its full
+ * size but sparse (one byte at the end), never zero-filled: a full disk shows as an IOException
+ * from the write, the buffer is kept and written again at the next flush.
  *
- * <p>A file is created at its full size but sparse, and mapped whole; the writer zero-fills it
- * ahead of itself, {@value #ZERO_FILL_BYTES} bytes at a time, through the channel. So a write into
- * the mapping never needs a new disk block (a full disk shows as an IOException from
- * {@link #append}, not as a SIGBUS), and a shard with few chunks does not cost a whole file of
- * writes.
+ * <p>Durability: nothing is forced until {@link #sync()}; the shard syncs before a checkpoint, so
+ * a checkpoint only references chunks on disk. A crash loses unsynced entries, which nothing
+ * durable references. No allocation per append.
  *
- * <p>Threads: the shard thread only.
+ * <p>Threads: the shard thread only (the listener runs on it too).
  */
 public final class ChunkFileWriter implements AutoCloseable {
-    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final int ZERO_FILL_BYTES = 256 << 10;
+    /** Bytes buffered before a write: big enough to make the syscall cheap per chunk. */
+    public static final int BUFFER_BYTES = 1 << 20;
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final int MAX_PENDING = BUFFER_BYTES / ChunkFileDescriptor.entryBytes(1) + 1;
+
+    /** Told, on the shard thread, that a chunk is in its file and readable through the mappings. */
+    @FunctionalInterface
+    public interface FlushListener {
+        FlushListener NONE = (seriesId, ref) -> { };
+
+        void flushed(int seriesId, long ref);
+    }
 
     private final Path directory;
     private final long fileBytes;
-    private final byte[] scratch;
+    private final ChunkFileMappings mappings;
+    private final FlushListener listener;
+    private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    private final ByteBuffer crcView = buffer.duplicate(); // positioned per entry for the CRC; no allocation
+    private final MemorySegment bufferSegment = MemorySegment.ofBuffer(buffer);
     private final CRC32C crc = new CRC32C();
-    private final ByteBuffer zeros = ByteBuffer.allocateDirect(ZERO_FILL_BYTES); // reused: filling allocates nothing
-    private FileChannel channel;             // of the current file, for filling ahead
-    private Arena arena;
-    private MemorySegment mapping;
+    private final int[] pendingSeries = new int[MAX_PENDING];
+    private final long[] pendingRefs = new long[MAX_PENDING];
+    private int pending;
+    private int buffered;          // bytes in the buffer, to go to the file at bufferStart
+    private FileChannel channel;   // of the current file
+    private long currentFileBytes; // its size (a continued file keeps the size it was created with)
     private int fileIndex;
-    private long offset;
-    private long syncedOffset;
-    private long filledOffset;               // bytes of the current file known to be allocated on disk
+    private long bufferStart;      // file offset of the buffer's first byte
+    private boolean dirty;         // written since the last force
     private long bytesWritten;
     private long chunksWritten;
 
     /**
      * Continues chunk file {@code fileIndex} at {@code offset} (a position a checkpoint recorded;
-     * what lies after it is overwritten), creating the file if it does not exist.
+     * what lies after it is overwritten), creating the file if it does not exist, and maps it.
      */
-    public ChunkFileWriter(Path directory, long fileBytes, int fileIndex, long offset) throws IOException {
+    public ChunkFileWriter(Path directory, long fileBytes, int fileIndex, long offset, ChunkFileMappings mappings,
+                           FlushListener listener) throws IOException {
         if (fileBytes < ChunkFileDescriptor.MIN_FILE_BYTES || fileBytes > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("chunk file size must be " + ChunkFileDescriptor.MIN_FILE_BYTES + ".."
                     + Integer.MAX_VALUE + " bytes, not " + fileBytes);
         }
         this.directory = directory;
         this.fileBytes = fileBytes;
-        this.scratch = new byte[ChunkFileDescriptor.entryBytes(io.sluice.core.chunk.ChunkMemory.MAX_BLOCK_BYTES)];
+        this.mappings = mappings;
+        this.listener = listener;
         Files.createDirectories(directory);
         open(fileIndex, Math.max(offset, FILE_HEADER_BYTES));
     }
 
     /**
-     * Appends one chunk: {@code length} XOR bytes at {@code source[sourceOffset]}. Returns its ref.
+     * Buffers one chunk: {@code length} XOR bytes at {@code source[sourceOffset]}; returns its ref.
+     * May first write the full buffer (and tell the listener) or roll to a new file.
      *
-     * @throws IOException if a new file was needed and could not be created (e.g. a full disk); nothing was written
+     * @throws IOException if the buffer was full and could not be written, or a new file could not be
+     *                     created (e.g. a full disk); this chunk was not taken, the buffer is kept
      */
     public long append(int seriesId, MemorySegment source, long sourceOffset, int length, long minTimeMs, long maxTimeMs,
                        int numSamples) throws IOException {
         int entryBytes = ChunkFileDescriptor.entryBytes(length);
-        if (entryBytes > scratch.length) {
-            throw new IllegalArgumentException("chunk of " + length + " bytes is larger than any head chunk");
+        if (length < 1 || length > ChunkMemory.MAX_BLOCK_BYTES) {
+            throw new IllegalArgumentException("chunk of " + length + " bytes is not a head chunk");
         }
-        if (offset + entryBytes > mapping.byteSize()) {
+        if (bufferStart + buffered + entryBytes > currentFileBytes) {
             roll();
+        } else if (buffered + entryBytes > BUFFER_BYTES) {
+            flush();
         }
-        if (offset + entryBytes > filledOffset) {
-            fillAhead();
-        }
-        byte[] s = scratch;
-        INT.set(s, SERIES_ID_OFFSET, seriesId);
-        INT.set(s, LENGTH_OFFSET, length);
-        LONG.set(s, MIN_TIME_OFFSET, minTimeMs);
-        LONG.set(s, MAX_TIME_OFFSET, maxTimeMs);
-        SHORT.set(s, NUM_SAMPLES_OFFSET, (short) numSamples);
-        SHORT.set(s, NUM_SAMPLES_OFFSET + 2, (short) 0);
-        MemorySegment.copy(source, ValueLayout.JAVA_BYTE, sourceOffset, s, ENTRY_HEADER_BYTES, length);
-        for (int i = ENTRY_HEADER_BYTES + length; i < entryBytes; i++) {
-            s[i] = 0;
+        int at = buffered;
+        MemorySegment b = bufferSegment;
+        b.set(INT, at + SERIES_ID_OFFSET, seriesId);
+        b.set(INT, at + LENGTH_OFFSET, length);
+        b.set(LONG, at + MIN_TIME_OFFSET, minTimeMs);
+        b.set(LONG, at + MAX_TIME_OFFSET, maxTimeMs);
+        b.set(SHORT, at + NUM_SAMPLES_OFFSET, (short) numSamples);
+        b.set(SHORT, at + NUM_SAMPLES_OFFSET + 2, (short) 0);
+        MemorySegment.copy(source, sourceOffset, b, at + ENTRY_HEADER_BYTES, length);
+        for (int i = at + ENTRY_HEADER_BYTES + length; i < at + entryBytes; i++) {
+            b.set(ValueLayout.JAVA_BYTE, i, (byte) 0); // the padding (a slice would allocate)
         }
         crc.reset();
-        crc.update(s, 0, CRC_OFFSET);
-        crc.update(s, ENTRY_HEADER_BYTES, length);
-        INT.set(s, CRC_OFFSET, (int) crc.getValue());
-        MemorySegment.copy(s, 0, mapping, ValueLayout.JAVA_BYTE, offset, entryBytes);
-        long ref = ChunkFileDescriptor.ref(fileIndex, offset);
-        offset += entryBytes;
+        crc.update(crcView.limit(at + CRC_OFFSET).position(at));
+        crc.update(crcView.limit(at + ENTRY_HEADER_BYTES + length).position(at + ENTRY_HEADER_BYTES));
+        b.set(INT, at + CRC_OFFSET, (int) crc.getValue());
+        long ref = ChunkFileDescriptor.ref(fileIndex, bufferStart + at);
+        pendingSeries[pending] = seriesId;
+        pendingRefs[pending] = ref;
+        pending++;
+        buffered += entryBytes;
         bytesWritten += entryBytes;
         chunksWritten++;
         return ref;
@@ -119,7 +141,7 @@ public final class ChunkFileWriter implements AutoCloseable {
 
     /** Where the next chunk goes (a ref); a checkpoint records it so a restart continues there. */
     public long position() {
-        return ChunkFileDescriptor.ref(fileIndex, offset);
+        return ChunkFileDescriptor.ref(fileIndex, bufferStart + buffered);
     }
 
     public int fileIndex() {
@@ -134,31 +156,56 @@ public final class ChunkFileWriter implements AutoCloseable {
         return chunksWritten;
     }
 
-    /** Forces what was appended to the current file (earlier files were forced when rolled). */
-    public void sync() {
-        if (offset > syncedOffset) {
-            mapping.force();
-            syncedOffset = offset;
+    /** Chunks buffered, not yet written to the file. */
+    public int pendingChunks() {
+        return pending;
+    }
+
+    /**
+     * Writes the buffer to the file (no force) and tells the listener about each chunk in it.
+     *
+     * @throws IOException if the write failed (a full disk): the buffer is kept for the next try
+     */
+    public void flush() throws IOException {
+        write();
+        int n = pending;
+        pending = 0;
+        for (int i = 0; i < n; i++) {
+            listener.flushed(pendingSeries[i], pendingRefs[i]);
         }
     }
 
-    /** Allocates the next stretch of the file on disk by writing zeros (an IOException if the disk is full). */
-    private void fillAhead() throws IOException {
-        long end = Math.min(mapping.byteSize(), Math.max(offset, filledOffset) + ZERO_FILL_BYTES);
-        zeros.clear().limit((int) (end - filledOffset));
-        while (zeros.hasRemaining()) {
-            channel.write(zeros, filledOffset + zeros.position());
+    /** Writes the buffer (no force), keeping the pending list for the caller. */
+    private void write() throws IOException {
+        if (buffered == 0) {
+            return;
         }
-        filledOffset = end;
+        ByteBuffer out = buffer.limit(buffered).position(0);
+        while (out.hasRemaining()) {
+            channel.write(out, bufferStart + out.position());
+        }
+        dirty = true;
+        bufferStart += buffered;
+        buffered = 0;
+        buffer.clear();
+    }
+
+    /** Writes the buffer and forces the current file (earlier files were forced when rolled). */
+    public void sync() throws IOException {
+        flush();
+        if (dirty) {
+            channel.force(false);
+            dirty = false;
+        }
     }
 
     private void roll() throws IOException {
+        sync();
         int next = fileIndex + 1;
         Path path = ChunkFileDescriptor.path(directory, next);
-        Files.deleteIfExists(path); // a leftover of a crash after a restart point: nothing references it
+        mappings.unmap(next);       // a leftover of a crash after a restart point: nothing references it
+        Files.deleteIfExists(path);
         createFile(path, next);
-        mapping.force();
-        arena.close();
         channel.close();
         open(next, FILE_HEADER_BYTES);
     }
@@ -168,57 +215,65 @@ public final class ChunkFileWriter implements AutoCloseable {
         if (!Files.exists(path)) {
             createFile(path, index);
         }
-        Arena a = Arena.ofShared();
         FileChannel c = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
             long size = c.size();
-            if (size < FILE_HEADER_BYTES || startOffset > size) {
+            if (size < FILE_HEADER_BYTES + ChunkFileDescriptor.entryBytes(ChunkMemory.MAX_BLOCK_BYTES) || startOffset > size) {
                 throw new IOException("chunk file " + path + " has " + size + " bytes, cannot continue at " + startOffset);
             }
-            mapping = c.map(FileChannel.MapMode.READ_WRITE, 0, size, a);
+            mappings.map(index, path);
         } catch (IOException | RuntimeException e) {
-            a.close();
             c.close();
             throw e;
         }
-        arena = a;
         channel = c;
+        currentFileBytes = c.size();
         fileIndex = index;
-        offset = startOffset;
-        syncedOffset = startOffset;
-        filledOffset = startOffset; // what follows may be a hole: fill before writing there
+        bufferStart = startOffset;
+        buffered = 0;
+        buffer.clear();
     }
 
     /** Writes a (sparse) file of {@code fileBytes} with its header, forced, then moves it into place. */
     private void createFile(Path path, int index) throws IOException {
         Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
-        try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+        try (FileChannel c = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE)) {
-            channel.write(ByteBuffer.allocate(1), fileBytes - 1); // sets the size; the rest is a hole
+            c.write(ByteBuffer.allocate(1), fileBytes - 1); // sets the size; the rest is a hole
             ByteBuffer header = ByteBuffer.allocate(FILE_HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
             header.putInt(ChunkFileDescriptor.MAGIC).put(ChunkFileDescriptor.VERSION).put((byte) 0).putShort((short) 0)
                     .putInt(index).putInt(0).flip();
-            channel.write(header, 0);
-            channel.force(true);
+            c.write(header, 0);
+            c.force(true);
         } catch (IOException e) {
             Files.deleteIfExists(tmp);
             throw e;
         }
-        Files.move(tmp, path, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE);
         PersistFiles.syncDirectory(directory);
     }
 
+    /**
+     * Writes and forces what is buffered, without telling the listener (the head is closing: its
+     * memory goes anyway). Best effort: unwritten chunks are not referenced by any checkpoint.
+     */
     @Override
     public void close() {
-        if (arena != null) {
-            sync();
-            arena.close();
-            arena = null;
-            try {
-                channel.close();
-            } catch (IOException e) {
-                // nothing to lose: the mapping was forced above
-            }
+        if (channel == null) {
+            return;
         }
+        try {
+            write();
+            pending = 0;
+            channel.force(false);
+        } catch (IOException e) {
+            // nothing durable references the unwritten chunks; the WAL still holds their samples
+        }
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // closing a forced file: nothing to lose
+        }
+        channel = null;
     }
 }

@@ -1,0 +1,228 @@
+package io.sluice.core.head;
+
+import static io.sluice.core.head.SeriesDescriptor.CLOSED_CAPACITY_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.CLOSED_COUNT_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_BYTES;
+import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_FILE_REF;
+import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_HANDLE;
+import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_MAX_TIME;
+import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_MIN_TIME;
+import static io.sluice.core.head.SeriesDescriptor.CLOSED_LIST_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.MIN_TIME_OFFSET;
+import static io.sluice.core.head.SeriesDescriptor.XOR_STATE_OFFSET;
+
+import io.sluice.core.chunk.ChunkHandle;
+import io.sluice.core.chunk.ChunkMemory;
+import io.sluice.core.chunk.XorStateDescriptor;
+import io.sluice.core.head.persist.ChunkFileDescriptor;
+import io.sluice.core.head.persist.ChunkFileMappings;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * The series' closed-chunk lists ({@link SeriesDescriptor}: {@code closedList}, {@code nClosed},
+ * {@code capClsd}): entries {block handle, minTimeMs, maxTimeMs, chunk file ref}, oldest first, no
+ * cap ({@link ClosedListMemory}). A closed chunk keeps its memory block (the open block it was cut
+ * from) until the chunk file writer has written it ({@link #flushed}); then readers copy it from the
+ * read-only mapping of its file ({@link ChunkFileMappings}).
+ *
+ * <p>Threads: the shard thread changes lists, always under the series' sequence lock
+ * ({@link SeriesSeqLock}); any thread reads ({@link #copyInRange}) and validates with that lock.
+ */
+final class ClosedChunkLists implements AutoCloseable {
+    private static final int INITIAL_CAPACITY = 4;
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
+    private static final ValueLayout.OfInt FILE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle CLOSED_COUNT = INT.varHandle();
+
+    private final ChunkMemory chunks;
+    private final ClosedListMemory lists;
+    private final ChunkFileMappings mappings = new ChunkFileMappings(); // mapped by the shard thread, read by any
+
+    ClosedChunkLists(ChunkMemory chunks, ClosedListMemory lists) {
+        this.chunks = chunks;
+        this.lists = lists;
+    }
+
+    ChunkFileMappings mappings() {
+        return mappings;
+    }
+
+    /** Appends an entry to the series' closed list, growing it (no cap). Under the caller's sequence lock. */
+    void add(MemorySegment s, long b, long chunk, long minTime, long maxTime, long fileRef) {
+        int n = s.get(INT, b + CLOSED_COUNT_OFFSET);
+        long list = ensureCapacity(s, b, n + 1);
+        MemorySegment page = lists.segment(list);
+        long e = lists.offset(list) + (long) n * CLOSED_ENTRY_BYTES;
+        page.set(LONG, e + CLOSED_ENTRY_HANDLE, chunk);
+        page.set(LONG, e + CLOSED_ENTRY_MIN_TIME, minTime);
+        page.set(LONG, e + CLOSED_ENTRY_MAX_TIME, maxTime);
+        page.set(LONG, e + CLOSED_ENTRY_FILE_REF, fileRef);
+        CLOSED_COUNT.setRelease(s, b + CLOSED_COUNT_OFFSET, n + 1);
+    }
+
+    /** The series' list with room for {@code entries}, moved to a bigger one if needed. Under the sequence lock. */
+    long ensureCapacity(MemorySegment s, long b, int entries) {
+        long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
+        int capacity = s.get(INT, b + CLOSED_CAPACITY_OFFSET);
+        if (list != ChunkHandle.NONE && entries <= capacity) {
+            return list;
+        }
+        int grown = Math.max(INITIAL_CAPACITY, Integer.highestOneBit(Math.max(1, entries - 1)) << 1);
+        long bigger = lists.allocate(grown);
+        if (list != ChunkHandle.NONE) {
+            int n = s.get(INT, b + CLOSED_COUNT_OFFSET);
+            MemorySegment.copy(lists.segment(list), lists.offset(list), lists.segment(bigger), lists.offset(bigger),
+                    (long) n * CLOSED_ENTRY_BYTES);
+            lists.free(list); // readers of the old list read garbage and retry: the sequence lock is odd
+        }
+        s.set(LONG, b + CLOSED_LIST_OFFSET, bigger);
+        s.set(INT, b + CLOSED_CAPACITY_OFFSET, grown);
+        return bigger;
+    }
+
+
+    /**
+     * Copies the closed chunks overlapping [minTimeMs, maxTimeMs] into {@code into}; false if it met
+     * a handle or ref that cannot be real (the list it read was freed and reused meanwhile — the
+     * sequence check fails too, but the handle must not be dereferenced first). Any thread.
+     */
+    boolean copyInRange(MemorySegment s, long b, long minTimeMs, long maxTimeMs, SeriesSnapshot into) {
+        int closedCount = (int) CLOSED_COUNT.getAcquire(s, b + CLOSED_COUNT_OFFSET);
+        long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
+        if (closedCount > 0 && list != ChunkHandle.NONE) {
+            if (!lists.isPlausible(list)) {
+                return false;
+            }
+            MemorySegment listPage = lists.segment(list);
+            long o = lists.offset(list);
+            int capacity = Math.min(closedCount, lists.capacityEntries(list));
+            for (int i = 0; i < capacity; i++) {
+                long e = o + (long) i * CLOSED_ENTRY_BYTES;
+                long chunkMin = listPage.get(LONG, e + CLOSED_ENTRY_MIN_TIME);
+                long chunkMax = listPage.get(LONG, e + CLOSED_ENTRY_MAX_TIME);
+                if (chunkMax >= minTimeMs && chunkMin <= maxTimeMs) {
+                    long handle = listPage.get(LONG, e + CLOSED_ENTRY_HANDLE);
+                    if (handle == ChunkHandle.NONE) {
+                        if (!copyMapped(listPage.get(LONG, e + CLOSED_ENTRY_FILE_REF), into)) {
+                            return false;
+                        }
+                    } else if (chunks.isPlausible(handle)) {
+                        into.addChunk(chunks.page(handle), ChunkMemory.offset(handle), ChunkHandle.capacityBytes(handle), -1);
+                    } else {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Copies a flushed chunk from its file's mapping; false if the ref cannot be real (a stale read: retry). */
+    private boolean copyMapped(long ref, SeriesSnapshot into) {
+        MemorySegment file = mappings.segment(ChunkFileDescriptor.fileIndex(ref));
+        long at = ChunkFileDescriptor.offset(ref);
+        if (file == null || at < ChunkFileDescriptor.FILE_HEADER_BYTES || at + ChunkFileDescriptor.ENTRY_HEADER_BYTES > file.byteSize()) {
+            return false;
+        }
+        int length = file.get(FILE_INT, at + ChunkFileDescriptor.LENGTH_OFFSET);
+        long bytes = at + ChunkFileDescriptor.ENTRY_HEADER_BYTES;
+        if (length < 1 || length > ChunkMemory.MAX_BLOCK_BYTES || bytes + length > file.byteSize()) {
+            return false;
+        }
+        into.addChunk(file, bytes, length, -1);
+        return true;
+    }
+
+    /**
+     * The chunk file writer wrote the chunk at {@code ref} of the series at {@code s}/{@code b}: its memory block is
+     * freed and readers read it from the mapping. Nothing happens if the series no longer lists it
+     * (evicted or expired meanwhile).
+     */
+    void flushed(MemorySegment s, long b, long ref) {
+        long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
+        if (list == ChunkHandle.NONE) {
+            return;
+        }
+        MemorySegment listPage = lists.segment(list);
+        long o = lists.offset(list);
+        for (int i = s.get(INT, b + CLOSED_COUNT_OFFSET) - 1; i >= 0; i--) { // the newest entries first: most likely
+            long e = o + (long) i * CLOSED_ENTRY_BYTES;
+            if (listPage.get(LONG, e + CLOSED_ENTRY_FILE_REF) == ref) {
+                long handle = listPage.get(LONG, e + CLOSED_ENTRY_HANDLE);
+                if (handle != ChunkHandle.NONE) {
+                    int seq = SeriesSeqLock.begin(s, b);
+                    listPage.set(LONG, e + CLOSED_ENTRY_HANDLE, ChunkHandle.NONE);
+                    chunks.free(handle);
+                    SeriesSeqLock.end(s, b, seq);
+                }
+                return;
+            }
+        }
+    }
+
+    /**
+     * Retention: drops the series' oldest closed chunks whose last sample is older than
+     * {@code cutoffMs}; returns how many. The series' first time moves to what remains.
+     */
+    int dropExpired(MemorySegment s, long b, long cutoffMs) {
+        int n = s.get(INT, b + CLOSED_COUNT_OFFSET);
+        long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
+        if (n == 0) {
+            return 0;
+        }
+        MemorySegment listPage = lists.segment(list);
+        long o = lists.offset(list);
+        int k = 0;
+        while (k < n && listPage.get(LONG, o + (long) k * CLOSED_ENTRY_BYTES + CLOSED_ENTRY_MAX_TIME) < cutoffMs) {
+            k++;
+        }
+        if (k == 0) {
+            return 0;
+        }
+        int seq = SeriesSeqLock.begin(s, b);
+        for (int i = 0; i < k; i++) {
+            long handle = listPage.get(LONG, o + (long) i * CLOSED_ENTRY_BYTES + CLOSED_ENTRY_HANDLE);
+            if (handle != ChunkHandle.NONE) {
+                chunks.free(handle); // not flushed yet (a failed write): freed while readers must retry
+            }
+        }
+        CLOSED_COUNT.setRelease(s, b + CLOSED_COUNT_OFFSET, n - k);
+        MemorySegment.copy(listPage, o + (long) k * CLOSED_ENTRY_BYTES, listPage, o, (long) (n - k) * CLOSED_ENTRY_BYTES);
+        long first = n > k ? listPage.get(LONG, o + CLOSED_ENTRY_MIN_TIME)
+                : s.get(LONG, b + XOR_STATE_OFFSET + XorStateDescriptor.FIRST_TIMESTAMP_OFFSET);
+        s.set(LONG, b + MIN_TIME_OFFSET, first);
+        SeriesSeqLock.end(s, b, seq);
+        return k;
+    }
+
+    /** A field (CLOSED_ENTRY_*) of entry {@code index}. Shard thread. */
+    long entry(MemorySegment s, long b, int index, int field) {
+        long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
+        return lists.segment(list).get(LONG, lists.offset(list) + (long) index * CLOSED_ENTRY_BYTES + field);
+    }
+
+    /** Frees a list of {@code n} entries the series no longer points to, and their unwritten blocks. Shard thread. */
+    void free(long list, int n) {
+        if (list == ChunkHandle.NONE) {
+            return;
+        }
+        MemorySegment listPage = lists.segment(list);
+        for (int i = 0; i < n; i++) {
+            long handle = listPage.get(LONG, lists.offset(list) + (long) i * CLOSED_ENTRY_BYTES + CLOSED_ENTRY_HANDLE);
+            if (handle != ChunkHandle.NONE) {
+                chunks.free(handle);
+            }
+        }
+        lists.free(list);
+    }
+
+    /** Unmaps the chunk files; readers must be done. */
+    @Override
+    public void close() {
+        mappings.close();
+    }
+}
