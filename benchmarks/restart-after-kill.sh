@@ -43,7 +43,7 @@ while [ $# -gt 0 ]; do
 done
 samples=$((series * 10 * windows))   # the loadgen sends 10 scrapes of a series per record: whole windows
 heap="${SERVER_HEAP:-2g}"
-jar="$root/ingest-server/target/sluice.jar"
+jar="${RESTART_JAR:-$root/ingest-server/target/sluice.jar}"   # RESTART_JAR: measure a copy while the tree rebuilds (SLUICE_* would be server settings)
 [ -f "$jar" ] || ./mvnw -q -B -DskipTests -pl ingest-server -am package
 if [ "$profile" = 1 ]; then build_benchmarks_jar; fi
 
