@@ -7,6 +7,8 @@
 # process start to `/-/ready` 200 and to its first query answer. Then the producer finishes, the lag
 # must drain, and the samples must add up exactly: checkpoint-restored + WAL-replayed + appended after
 # the restart = produced (0 lost, 0 twice), every series present, spot-checked series hold every sample.
+# The server runs with the default group membership (static, named after its data directory), so the
+# restart rejoins the consumer group as the same member at once.
 #
 #   benchmarks/restart-after-kill.sh                                    # 1 M series, 5 min checkpoints
 #   benchmarks/restart-after-kill.sh --checkpoint-interval 60s          # shorter wait for the first checkpoint
@@ -72,7 +74,7 @@ start_server() { # $1: log name; extra JVM options after it
   local name="$1"; shift
   "$JAVA" "${JVM_FLAGS[@]}" -Xmx"$heap" "$@" -jar "$jar" serve --data.dir="$dir/data" \
     --kafka.bootstrap-servers="$bootstrap" --kafka.topics=metrics=sluice --kafka.group-id=restart \
-    --kafka.group-instance-id=restart-member --head.shards="$shards" \
+    --head.shards="$shards" \
     --head.checkpoint-interval="$checkpoint_interval" --http.host=127.0.0.1 --http.port="$port" \
     > "$dir/logs/$name.log" 2>&1 &
   server_pid=$!

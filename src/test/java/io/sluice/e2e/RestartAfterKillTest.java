@@ -18,6 +18,9 @@ import org.junit.jupiter.api.Test;
  * consumed from the committed offsets; finally every produced sample stored once (export and WAL).
  * Counts, never time: the time to ready is the script's measurement.
  *
+ * <p>The server runs with the default group membership: static, named after its data directory, so the
+ * restart takes its partitions back at once although the killed member's session lasts 10 minutes.
+ *
  * <p>The checkpoint is the one of an orderly stop, and the killed run checkpoints only on shutdown
  * ({@code head.checkpoint-interval=0}), so exactly which rounds are in the checkpoint and which only in
  * the WAL does not depend on timing.
@@ -30,8 +33,12 @@ class RestartAfterKillTest extends ScenarioTest {
 
     @Test
     void restartAfterKillNineLoadsCheckpointAndWalAndResumesAtTheRightOffsets() throws Exception {
+        // Default group membership (the launcher's static id unset again): the restart must rejoin as the
+        // member named after the data directory. With dynamic membership it would wait for the killed
+        // member's session (10 min here) to expire, beyond the launcher's ready timeout.
         scenario = new CrashScenario("restart", E2eEnvironment.broker(), null,
-                List.of("head.checkpoint-interval=0", "wal.segment-size=1MiB", "kafka.commit-interval=200ms"), SERIES);
+                List.of("head.checkpoint-interval=0", "wal.segment-size=1MiB", "kafka.commit-interval=200ms",
+                        "kafka.group-instance-id=", "kafka.session.timeout.ms=600000"), SERIES);
         ServerLauncher launcher = scenario.launcher();
         int walEnd = CHECKPOINTED_ROUNDS + WAL_ROUNDS;
         int end = walEnd + WHILE_DOWN_ROUNDS;
