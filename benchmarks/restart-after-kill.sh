@@ -11,11 +11,12 @@
 # restart rejoins the consumer group as the same member at once.
 #
 #   benchmarks/restart-after-kill.sh                                    # 1 M series, 5 min checkpoints
-#   benchmarks/restart-after-kill.sh --checkpoint-interval 60s          # shorter wait for the first checkpoint
-#   benchmarks/restart-after-kill.sh --series 20000 --rate 50000 --checkpoint-interval 5s   # quick
+#   benchmarks/restart-after-kill.sh --checkpoint-interval 60s --windows 3   # shorter wait for the first checkpoint
+#   benchmarks/restart-after-kill.sh --series 20000 --rate 50000 --windows 10 --checkpoint-interval 5s   # quick
 #
 # Options (default): --series (1000000) --rate samples/s (200000) --windows: produced samples = series x 10
-# x windows (3) --checkpoint-interval (5m) --after-checkpoint-samples (2000000, WAL to replay)
+# x windows (8: 80 M samples, 400 s at the default rate; the producer must outlast the first checkpoint plus
+# --after-checkpoint-samples, else the script waits in vain) --checkpoint-interval (5m) --after-checkpoint-samples (2000000, WAL to replay)
 # --partitions (4) --shards (2) --dir (/tmp/sluice-restart) --profile (async-profiler on the restart,
 # flame graph in DIR) --aot-cache FILE (the restarted server uses this JDK AOT cache, JEP 483/514; if FILE
 # does not exist yet, the restarted server records it instead: a training run, written when it stops at the
@@ -26,7 +27,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 source benchmarks/lib.sh
 
-series=1000000; rate=200000; windows=3; checkpoint_interval=5m; after_checkpoint=2000000
+series=1000000; rate=200000; windows=8; checkpoint_interval=5m; after_checkpoint=2000000
 partitions=4; shards=2; dir=/tmp/sluice-restart; profile=0; aot_cache=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -100,12 +101,23 @@ loadgen_pid=$!
 pids+=("$loadgen_pid")
 log "loadgen: $series series, $samples samples at $rate samples/s"
 
-checkpointed() { [ "$(metric sluice_checkpoints_written_total)" -ge "$shards" ]; }
+# The producer ended and everything was consumed: a wait for more would be in vain.
+producer_done() { ! kill -0 "$loadgen_pid" 2>/dev/null && [ "$(metric sluice_consumer_lag)" -eq 0 ]; }
+# Checkpoints counted from the first appended sample on, so the one the restart loads holds series.
+appended_some() { [ "$(metric sluice_samples_appended_total)" -gt 0 ] || producer_done; }
+wait_until 600 appended_some || { echo "nothing appended within 10 minutes" >&2; exit 1; }
+checkpoints_before="$(metric sluice_checkpoints_written_total)"
+enough_checkpoints() { [ "$(metric sluice_checkpoints_written_total)" -ge $((checkpoints_before + shards)) ]; }
+checkpointed() { enough_checkpoints || producer_done; }
 wait_until 3600 checkpointed || { echo "no checkpoint within an hour" >&2; exit 1; }
+enough_checkpoints \
+  || { echo "the producer ended before the first checkpoint: raise --windows or shorten --checkpoint-interval" >&2; exit 1; }
 at_checkpoint="$(metric sluice_samples_appended_total)"
 log "every shard checkpointed; $at_checkpoint samples appended so far"
 more_wal() { [ "$(metric sluice_samples_appended_total)" -ge $((at_checkpoint + after_checkpoint)) ]; }
-wait_until 3600 more_wal || { echo "the server stopped appending" >&2; exit 1; }
+more_wal_or_done() { more_wal || producer_done; }
+wait_until 3600 more_wal_or_done || { echo "the server stopped appending" >&2; exit 1; }
+more_wal || { echo "the producer ended before $after_checkpoint samples followed the checkpoint: raise --windows" >&2; exit 1; }
 appended_run1="$(metric sluice_samples_appended_total)"
 kill -9 "$server_pid"; wait "$server_pid" 2>/dev/null || true
 log "SIGKILL with about $appended_run1 samples appended ($((appended_run1 - at_checkpoint)) after the checkpoint)"
