@@ -27,7 +27,8 @@ final class CrashScenario implements AutoCloseable {
     private final String topic;
     private final String group;
     private final ServerLauncher launcher;
-    private final KnownSamples samples = new KnownSamples(SERIES, PARTITIONS);
+    private final int series;
+    private final KnownSamples samples;
     private SampleProducer producer;
 
     /**
@@ -35,7 +36,14 @@ final class CrashScenario implements AutoCloseable {
      * @param settings extra server configuration, {@code key=value}
      */
     CrashScenario(String name, EmbeddedKafka kafka, Path dataDir, List<String> settings) {
+        this(name, kafka, dataDir, settings, SERIES);
+    }
+
+    /** As above with {@code series} known series instead of {@value #SERIES}. */
+    CrashScenario(String name, EmbeddedKafka kafka, Path dataDir, List<String> settings, int series) {
         this.name = name;
+        this.series = series;
+        this.samples = new KnownSamples(series, PARTITIONS);
         this.kafka = kafka;
         this.topic = E2eEnvironment.unique(name);
         this.group = E2eEnvironment.unique(name + "-group");
@@ -92,13 +100,13 @@ final class CrashScenario implements AutoCloseable {
             server.awaitReady(ServerLauncher.READY_TIMEOUT);
         }
         progress().awaitCaughtUp(CATCH_UP_TIMEOUT);
-        SampleTally exported = new SampleTally(SERIES, rounds);
+        SampleTally exported = new SampleTally(series, rounds);
         StoredSamples.export(server, exported);
         int exit = server.stop();
         if (exit != 0) {
             throw new AssertionError("the server exited with " + exit + " on SIGTERM; log:\n" + server.tail(30));
         }
-        SampleTally replayed = new SampleTally(SERIES, rounds);
+        SampleTally replayed = new SampleTally(series, rounds);
         StoredSamples.replay(launcher.dataDir(), SHARDS, replayed);
         Verdict verdict = new Verdict(exported, replayed);
         summary(details + " " + verdict.summary() + " server-starts=" + launcher.starts());

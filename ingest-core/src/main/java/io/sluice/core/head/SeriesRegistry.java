@@ -61,6 +61,29 @@ final class SeriesRegistry {
         }
     }
 
+    /**
+     * Grows the table at once to hold {@code series} series (a checkpoint load knows its count), so the
+     * load does not rehash everything at each doubling on the way. Never shrinks.
+     */
+    void ensureCapacity(int series) {
+        int capacity = hashes.length;
+        while ((long) series * 2 > capacity && capacity < (1 << 30)) {
+            capacity <<= 1;
+        }
+        if (capacity == hashes.length) {
+            return;
+        }
+        long[] oldHashes = hashes;
+        int[] oldIds = ids;
+        allocate(capacity);
+        size = 0;
+        for (int i = 0; i < oldIds.length; i++) {
+            if (oldIds[i] != EMPTY) {
+                insert(oldHashes[i], oldIds[i]);
+            }
+        }
+    }
+
     /** Adds a series known to be absent. */
     void insert(long hash, int id) {
         if ((size + 1) * 2 > hashes.length) {
@@ -101,15 +124,7 @@ final class SeriesRegistry {
     }
 
     private void grow() {
-        long[] oldHashes = hashes;
-        int[] oldIds = ids;
-        allocate(hashes.length * 2);
-        size = 0;
-        for (int i = 0; i < oldIds.length; i++) {
-            if (oldIds[i] != EMPTY) {
-                insert(oldHashes[i], oldIds[i]);
-            }
-        }
+        ensureCapacity(hashes.length);
     }
 
     private int slot(long hash) {

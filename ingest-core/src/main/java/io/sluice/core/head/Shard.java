@@ -255,6 +255,11 @@ public final class Shard implements AutoCloseable {
         checkpointRequested = true;
     }
 
+    /** Restore: the checkpoint holds this many series ids; sizes the registry once for them. Shard thread. */
+    void expectSeries(int series) {
+        registry.ensureCapacity(series);
+    }
+
     /** Restore: takes the id of a series evicted before the checkpoint (ids are dense, never reused). */
     void createEvictedPlaceholder() {
         store.createEvicted();

@@ -372,6 +372,7 @@ final class ShardCheckpoints implements AutoCloseable {
             long position = in.getLong();
             long chunkPosition = in.getLong();
             int nextSeriesId = in.getInt();
+            shard.expectSeries(nextSeriesId);
             int lowest = Integer.MAX_VALUE;
             while (in.nextBlock()) {
                 switch (in.kind()) {

@@ -49,6 +49,26 @@ class SeriesRegistryTest {
     }
 
     @Test
+    void ensureCapacitySizesOnceAndKeepsEverySeries() {
+        SeriesRegistry registry = new SeriesRegistry(4);
+        int a = add(registry, 1L, "job=a");
+        int b = add(registry, 1L << 40, "job=b");
+        registry.ensureCapacity(100_000); // a checkpoint load of 100,000 series
+        long sized = registry.footprintBytes();
+        assertThat(sized).as("room for 100,000 series at half load").isGreaterThanOrEqualTo(200_000L * 12);
+        assertThat(find(registry, 1L, "job=a")).isEqualTo(a);
+        assertThat(find(registry, 1L << 40, "job=b")).isEqualTo(b);
+        for (int i = 2; i < 100_000; i++) {
+            add(registry, i * 0x9E3779B97F4A7C15L, "s=" + i);
+        }
+        assertThat(registry.footprintBytes()).as("no growth on the way").isEqualTo(sized);
+        assertThat(registry.size()).isEqualTo(100_000);
+        assertThat(find(registry, 77 * 0x9E3779B97F4A7C15L, "s=77")).isEqualTo(77);
+        registry.ensureCapacity(10);
+        assertThat(registry.footprintBytes()).as("never shrinks").isEqualTo(sized);
+    }
+
+    @Test
     void randomInsertsAndRemovalsMatchAHashMap() {
         long seed = 42;
         SplittableRandom random = new SplittableRandom(seed);

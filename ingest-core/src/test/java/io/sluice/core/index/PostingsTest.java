@@ -48,6 +48,50 @@ class PostingsTest {
                 .isInstanceOf(IllegalStateException.class);
     }
 
+    /**
+     * add() skips the value and name bitmaps when the pair exists (they hold it already): under random
+     * adds and removes of series, values and names in use still equal a model's, also for pairs that
+     * emptied and came back.
+     */
+    @Test
+    void valuesAndNamesFollowThePairsUnderRandomAddsAndRemoves() {
+        Random random = new Random(SEED);
+        Postings postings = new Postings();
+        Map<Integer, int[][]> live = new HashMap<>(); // series id -> {names, values}
+        int nextId = 0;
+        for (int op = 0; op < 20_000; op++) {
+            if (!live.isEmpty() && random.nextInt(3) == 0) {
+                int id = live.keySet().stream().skip(random.nextInt(live.size())).findFirst().orElseThrow();
+                int[][] labels = live.remove(id);
+                postings.remove(id, labels[0], labels[1], labels[0].length);
+            } else {
+                int n = 1 + random.nextInt(4);
+                int[] names = new int[n];
+                int[] values = new int[n];
+                for (int i = 0; i < n; i++) {
+                    names[i] = i * 10 + random.nextInt(3); // distinct names within a series
+                    values[i] = random.nextInt(6);
+                }
+                postings.add(nextId, names, values, n);
+                live.put(nextId++, new int[][] {names, values});
+            }
+            if (op % 500 == 0) {
+                Map<Integer, RoaringBitmap> values = new HashMap<>();
+                for (int[][] labels : live.values()) {
+                    for (int i = 0; i < labels[0].length; i++) {
+                        values.computeIfAbsent(labels[0][i], k -> new RoaringBitmap()).add(labels[1][i]);
+                    }
+                }
+                assertThat(postings.nameIds()).as("seed %d op %d names", SEED, op)
+                        .isEqualTo(RoaringBitmap.bitmapOf(values.keySet().stream().mapToInt(Integer::intValue).toArray()));
+                for (int name = 0; name < 40; name++) {
+                    assertThat(postings.valueIds(name)).as("seed %d op %d values of %d", SEED, op, name)
+                            .isEqualTo(values.getOrDefault(name, new RoaringBitmap()));
+                }
+            }
+        }
+    }
+
     @Test
     void pairMapAgreesWithAHashMapUnderRandomAddsAndRemoves() {
         Random random = new Random(SEED);

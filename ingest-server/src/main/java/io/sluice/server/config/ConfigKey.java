@@ -43,9 +43,11 @@ public enum ConfigKey {
     KAFKA_BOOTSTRAP_SERVERS("kafka.bootstrap-servers", null, "required",
             "Kafka brokers to start from, `host:port[,host:port...]`; checked at start."),
     KAFKA_GROUP_ID("kafka.group-id", "sluice", "Consumer group of all Sluice instances that share the topics."),
-    KAFKA_GROUP_INSTANCE_ID("kafka.group-instance-id", "", "none",
+    KAFKA_GROUP_INSTANCE_ID("kafka.group-instance-id", "", "`sluice-<head id>`",
             "Static membership (`group.instance.id`): a restart within the session timeout keeps the partitions. "
-                    + "Consumer thread `i` uses `<id>-<i>`."),
+                    + "Consumer thread `i` uses `<id>-<i>`. Unset: named after the data directory (`head.id`), so a "
+                    + "restart after a crash rejoins at once; an instance gone for good holds its partitions for "
+                    + "`kafka.session.timeout.ms` (45 s). `none`: dynamic membership."),
     KAFKA_CONSUMER_THREADS("kafka.consumer-threads", "1", "Consumer threads, each its own KafkaConsumer in the group (1..256)."),
     KAFKA_TOPICS("kafka.topics", null, "required",
             "Topics to consume and the payload format of each: `topic=format[,topic=format...]` "

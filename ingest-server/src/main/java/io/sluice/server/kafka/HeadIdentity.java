@@ -31,13 +31,26 @@ final class HeadIdentity {
 
     /** The commit metadata of the head in {@code dataDir}, creating its id file if there is none. Main thread, at start. */
     static String commitMetadata(Path dataDir) throws IOException {
+        return PREFIX + id(dataDir);
+    }
+
+    /**
+     * The static group member id of the head in {@code dataDir}, {@code sluice-<head id>} (creating the
+     * id file if there is none): the same for every start on this data directory, distinct between data
+     * directories. Main thread, at start.
+     */
+    static String memberId(Path dataDir) throws IOException {
+        return "sluice-" + id(dataDir);
+    }
+
+    private static UUID id(Path dataDir) throws IOException {
         Path file = dataDir.resolve(FILE_NAME);
         if (!Files.exists(file)) {
             create(file);
         }
         String id = Files.readString(file, StandardCharsets.US_ASCII).strip();
         try {
-            return PREFIX + UUID.fromString(id);
+            return UUID.fromString(id);
         } catch (IllegalArgumentException e) {
             throw new IOException(file + " does not hold a head id (a UUID): '" + id + "'", e);
         }

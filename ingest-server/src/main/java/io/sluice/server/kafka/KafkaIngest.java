@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.head.Head;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -54,6 +55,20 @@ public final class KafkaIngest implements AutoCloseable {
             throw new IllegalArgumentException("Kafka client configuration: " + rootMessage(e), e);
         }
         this.deadLetters = dlq;
+    }
+
+    /**
+     * Static membership keyed by the data directory: {@code sluice-<head id>} of {@code dataDirectory}
+     * (see docs/format/head-id.md). A process restarted on the same directory after a crash rejoins as
+     * the same member and gets its partitions back at once, instead of waiting for the dead member's
+     * session to expire (45 s by default). Main thread, at start.
+     */
+    public static String staticMemberId(Path dataDirectory) {
+        try {
+            return HeadIdentity.memberId(dataDirectory);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read or create the head id in " + dataDirectory + ": " + e.getMessage(), e);
+        }
     }
 
     private static String headIdentity(Head head) {

@@ -65,8 +65,12 @@ public final class ReplayProgressLog implements AutoCloseable {
         double seconds = Math.max(1e-9, (nowNs - startNs) / 1e9);
         double ratio = total == 0 ? 0 : (double) done / total;
         String eta = done == 0 || total == 0 ? "unknown" : String.format(Locale.ROOT, "%.0f s", seconds * (total - done) / done);
-        return String.format(Locale.ROOT, "replay: %.1f%% of %.2f GB WAL, %,d samples, %.1f M samples/s, ETA %s",
-                100 * ratio, total / 1e9, samples, samples / seconds / 1e6, eta);
+        // Checkpoints load before the WAL replays (seconds at 10^6 series): say so, else the line reads 0 % for that long.
+        long series = HeadTotals.sum(head, ShardStats.Counter.SERIES_CREATED);
+        long restored = HeadTotals.sum(head, ShardStats.Counter.RESTORED_SAMPLES);
+        return String.format(Locale.ROOT, "replay: %.1f%% of %.2f GB WAL, %,d samples, %.1f M samples/s, ETA %s; "
+                        + "%,d series in the head, %,d samples from checkpoints",
+                100 * ratio, total / 1e9, samples, samples / seconds / 1e6, eta, series, restored);
     }
 
     @Override

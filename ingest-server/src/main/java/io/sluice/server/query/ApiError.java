@@ -29,6 +29,11 @@ final class ApiError extends ReplyException {
         return new ApiError(HttpResponseStatus.UNPROCESSABLE_ENTITY, "execution", message);
     }
 
+    /** 503, {@code unavailable}: the head is still loading (Prometheus answers so while its TSDB starts). */
+    static ApiError unavailable(String message) {
+        return new ApiError(HttpResponseStatus.SERVICE_UNAVAILABLE, "unavailable", message);
+    }
+
     String errorType() {
         return errorType;
     }

@@ -15,6 +15,10 @@ import java.util.function.LongSupplier;
  * snapshot of each series while ingestion runs. Each request is timed
  * ({@code sluice_query_duration_seconds{endpoint}}); bad parameters count as
  * {@code sluice_query_rejected_total{reason="bad_data"}}.
+ *
+ * <p>Until every shard has loaded its checkpoint and replayed its WAL ({@link Head#isReplayDone()}),
+ * every route answers 503 {@code unavailable}: the head holds only part of its data then, and an answer
+ * would silently miss samples (after a restart a dashboard would show gaps that are not there).
  */
 public final class QueryApi {
     private QueryApi() {
@@ -31,15 +35,26 @@ public final class QueryApi {
         ExportRoute export = new ExportRoute(context);
         MetadataRoutes metadata = new MetadataRoutes(context);
         QueryRoutes query = new QueryRoutes(context, clockMs);
-        getAndPost(router, ExportRoute.PATH, timed(metrics, "export", export));
-        getAndPost(router, MetadataRoutes.LABELS_PATH, timed(metrics, "labels", metadata::labels));
-        getAndPost(router, MetadataRoutes.LABEL_VALUES_PATH, timed(metrics, "label_values", metadata::labelValues));
-        getAndPost(router, MetadataRoutes.SERIES_PATH, timed(metrics, "series", metadata::series));
-        getAndPost(router, QueryRoutes.QUERY_PATH, timed(metrics, "query", query::instant));
-        getAndPost(router, QueryRoutes.QUERY_RANGE_PATH, timed(metrics, "query_range", query::range));
+        getAndPost(router, ExportRoute.PATH, loaded(head, timed(metrics, "export", export)));
+        getAndPost(router, MetadataRoutes.LABELS_PATH, loaded(head, timed(metrics, "labels", metadata::labels)));
+        getAndPost(router, MetadataRoutes.LABEL_VALUES_PATH,
+                loaded(head, timed(metrics, "label_values", metadata::labelValues)));
+        getAndPost(router, MetadataRoutes.SERIES_PATH, loaded(head, timed(metrics, "series", metadata::series)));
+        getAndPost(router, QueryRoutes.QUERY_PATH, loaded(head, timed(metrics, "query", query::instant)));
+        getAndPost(router, QueryRoutes.QUERY_RANGE_PATH, loaded(head, timed(metrics, "query_range", query::range)));
         router.blocking(HttpMethod.POST, RemoteReadRoute.PATH,
-                timed(metrics, "read", new RemoteReadRoute(context)));
+                loaded(head, timed(metrics, "read", new RemoteReadRoute(context))));
         return router;
+    }
+
+    /** 503 while the head is still loading (see the class comment), else {@code route}. */
+    static Route loaded(Head head, Route route) {
+        return request -> {
+            if (!head.isReplayDone()) {
+                throw ApiError.unavailable("the head is still loading its checkpoints and write-ahead logs; see /-/ready");
+            }
+            return route.handle(request);
+        };
     }
 
     private static void getAndPost(Router router, String path, Route route) {

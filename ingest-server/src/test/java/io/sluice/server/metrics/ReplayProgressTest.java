@@ -36,11 +36,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Replay progress seen from outside while a real server replays real WALs: the replay is held at
  * its first record by a {@link ReplayListener} (a latch, not a sleep), and meanwhile {@code /-/ready}
- * says 503 "replaying", the progress gauge is below 1 and the progress line has a percent and an ETA.
+ * says 503 "replaying", queries answer 503 {@code unavailable} (not a partial answer), the progress
+ * gauge is below 1 and the progress line has a percent and an ETA.
  */
 class ReplayProgressTest {
     private static final int SERIES = 500;
     private static final long SAMPLES = 50_000;
+    private static final String SERIES_QUERY = "/api/v1/series?match[]=%7B__name__%3D~%22.%2B%22%7D";
 
     @TempDir
     Path dir;
@@ -113,10 +115,16 @@ class ReplayProgressTest {
             assertThat(TestHttp.sample(scrape, "sluice_replay_progress_ratio")).isLessThan(1.0);
             assertThat(TestHttp.sample(scrape, "sluice_replay_wal_bytes")).isPositive();
             assertThat(starting).isNotDone();
+            HttpResponse<String> query = TestHttp.get(http, SERIES_QUERY);
+            assertThat(query.statusCode()).as(query.body()).isEqualTo(503);
+            assertThat(query.body()).contains("\"errorType\":\"unavailable\"");
 
             gate.release.countDown();
             server = starting.get(60, TimeUnit.SECONDS);
             assertThat(TestHttp.get(http, "/-/ready").statusCode()).isEqualTo(200);
+            query = TestHttp.get(http, SERIES_QUERY);
+            assertThat(query.statusCode()).as(query.body()).isEqualTo(200);
+            assertThat(query.body()).contains("\"status\":\"success\"");
             scrape = TestHttp.get(http, "/metrics").body();
             assertThat(TestHttp.sample(scrape, "sluice_replay_progress_ratio")).isEqualTo(1.0);
             assertThat(TestHttp.sample(scrape, "sluice_replay_samples_total")).isEqualTo((double) SAMPLES);
