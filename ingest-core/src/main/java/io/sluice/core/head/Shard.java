@@ -1,7 +1,6 @@
 package io.sluice.core.head;
 
 import io.sluice.core.head.wal.HeadRecordType;
-import io.sluice.core.head.wal.OffsetsRecord;
 import io.sluice.core.head.wal.SamplesRecord;
 import io.sluice.core.head.wal.SeriesCodecState;
 import io.sluice.core.head.wal.SeriesRecord;
@@ -11,9 +10,6 @@ import io.sluice.wal.WalCorruption;
 import io.sluice.wal.WalOpenReport;
 import io.sluice.wal.WalOptions;
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
@@ -41,7 +37,6 @@ public final class Shard implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Shard.class.getName());
     private static final int SKIPPED = -1;
     private static final int REJECTED = -2;
-    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
     /** Largest SAMPLES record claimed at once, bounding the claim to a small part of a segment. */
     private static final int MAX_RECORD_BYTES = 1 << 20;
 
@@ -66,10 +61,7 @@ public final class Shard implements AutoCloseable {
     private final int maxSamplesPerRecord;
     private Wal wal;
     private int[] entryIds = new int[1024];
-    private long[] applied = new long[0];          // highest applied offset per stream id, -1 none
-    private long[] pendingOffsets = new long[0];   // this batch's highest offset per stream, -1 none
-    private int[] touchedStreams = new int[16];
-    private int touchedCount;
+    private final StreamWatermarks watermarks;     // applied/pending offsets: shard thread; durable: any thread
     private boolean recordOpen;
     private int recordEntries;
     private int recordCapacity;
@@ -84,7 +76,6 @@ public final class Shard implements AutoCloseable {
     private boolean closed;
 
     // Published to any thread.
-    private volatile long[] durable = new long[0]; // elements written with release
     private volatile boolean replayed;
     private volatile String walErrorMessage;
     private volatile boolean syncRequested;
@@ -100,6 +91,7 @@ public final class Shard implements AutoCloseable {
         this.index = index;
         this.options = options;
         this.streams = streams;
+        this.watermarks = new StreamWatermarks(streams);
         this.nanoClock = nanoClock;
         this.store = new SeriesStore(accounting, options.chunkRangeMs());
         this.seriesIndex = new ShardIndex();
@@ -345,7 +337,7 @@ public final class Shard implements AutoCloseable {
             // Typically a full disk while rolling the WAL: keep the batch and retry it; the queue fills
             // up, the consumers pause. Re-applying is safe: what was applied is ignored as duplicate.
             abortRecord();
-            forgetPendingOffsets();
+            watermarks.forgetPending();
             retryBatch = batch;
             retryBackoffNs = retryBackoffNs == 0 ? MIN_RETRY_BACKOFF_NS : Math.min(2 * retryBackoffNs, MAX_RETRY_BACKOFF_NS);
             retryAtNs = nanoClock.getAsLong() + retryBackoffNs;
@@ -424,22 +416,22 @@ public final class Shard implements AutoCloseable {
     private void apply(ShardBatch batch) throws IOException {
         int entries = resolveSeries(batch);
         appendSamples(batch, entries);
-        writeOffsets();
+        watermarks.writeOffsets(wal);
     }
 
     /** Pass 1: finds or creates the series of every SERIES entry (writing SERIES records), notes offsets. */
     private int resolveSeries(ShardBatch batch) throws IOException {
-        touchedCount = 0;
+        watermarks.beginBatch();
         boolean skip = false;
         int entries = 0;
         for (ShardBatch.Reader r = reader.wrap(batch); r.next(); ) {
             switch (r.type()) {
                 case ShardBatch.RECORD -> {
                     skip = r.offset() <= appliedOffset(r.streamId());
-                    touch(r.streamId(), r.offset());
+                    watermarks.touch(r.streamId(), r.offset());
                 }
-                case ShardBatch.WATERMARK -> touch(r.streamId(), r.offset());
-                case ShardBatch.CONTINUES -> holdBefore(r.streamId(), r.offset());
+                case ShardBatch.WATERMARK -> watermarks.touch(r.streamId(), r.offset());
+                case ShardBatch.CONTINUES -> watermarks.holdBefore(r.streamId(), r.offset());
                 case ShardBatch.SERIES -> {
                     if (entries == entryIds.length) {
                         entryIds = Arrays.copyOf(entryIds, entries * 2);
@@ -555,100 +547,25 @@ public final class Shard implements AutoCloseable {
         }
     }
 
-    private void touch(int streamId, long offset) {
-        ensureStreams(streamId);
-        if (pendingOffsets[streamId] == Long.MIN_VALUE) {
-            if (touchedCount == touchedStreams.length) {
-                touchedStreams = Arrays.copyOf(touchedStreams, touchedCount * 2);
-            }
-            touchedStreams[touchedCount++] = streamId;
-            pendingOffsets[streamId] = offset;
-        } else if (offset > pendingOffsets[streamId]) {
-            pendingOffsets[streamId] = offset;
-        }
-    }
-
-    /** Record {@code offset} is not complete in this batch: the stream's watermark stays below it. */
-    private void holdBefore(int streamId, long offset) {
-        touch(streamId, offset - 1);
-        pendingOffsets[streamId] = Math.min(pendingOffsets[streamId], offset - 1);
-    }
-
-    /** Writes one OFFSETS record for the streams this batch covered and advances the applied watermarks. */
-    private void writeOffsets() throws IOException {
-        if (touchedCount == 0) {
-            return;
-        }
-        int max = 0;
-        for (int i = 0; i < touchedCount; i++) {
-            max += OffsetsRecord.maxEntryBytes(streams.stream(touchedStreams[i]).topicUtf8().length);
-        }
-        long p = wal.claim(HeadRecordType.OFFSETS, max);
-        long end = p;
-        MemorySegment m = wal.mapping();
-        for (int i = 0; i < touchedCount; i++) {
-            int s = touchedStreams[i];
-            long offset = Math.max(applied[s], pendingOffsets[s]);
-            StreamRegistry.Stream stream = streams.stream(s);
-            end = OffsetsRecord.write(m, end, stream.topicUtf8(), stream.partition(), offset);
-            applied[s] = offset;
-            pendingOffsets[s] = Long.MIN_VALUE;
-        }
-        wal.commit((int) (end - p));
-        touchedCount = 0;
-    }
-
-    /**
-     * A batch failed part-way: drop the offsets it noted, so its retry notes them afresh. Without this
-     * the streams it touched keep a pending offset, are never listed as touched again, and their
-     * OFFSETS (so the durable watermark and the Kafka commit) stop advancing for good.
-     */
-    private void forgetPendingOffsets() {
-        for (int i = 0; i < touchedCount; i++) {
-            pendingOffsets[touchedStreams[i]] = Long.MIN_VALUE;
-        }
-        touchedCount = 0;
-    }
-
     /** Streams this shard has a slot for (ids 0..n-1). Shard thread. */
     int knownStreams() {
-        return applied.length;
+        return watermarks.known();
     }
 
     /** The highest offset of {@code streamId} this shard applied, -1 if none. Shard thread. */
     long appliedOffset(int streamId) {
-        return streamId < applied.length ? applied[streamId] : -1;
+        return watermarks.applied(streamId);
     }
 
     /** Replay: an OFFSETS entry read back from the WAL. */
     void restoreWatermark(int streamId, long offset) {
-        ensureStreams(streamId);
-        applied[streamId] = Math.max(applied[streamId], offset);
-    }
-
-    private void ensureStreams(int streamId) {
-        if (streamId >= applied.length) {
-            int n = Math.max(streamId + 1, applied.length * 2);
-            int old = applied.length;
-            applied = Arrays.copyOf(applied, n);
-            pendingOffsets = Arrays.copyOf(pendingOffsets, n);
-            Arrays.fill(applied, old, n, -1L);
-            Arrays.fill(pendingOffsets, old, n, Long.MIN_VALUE);
-        }
+        watermarks.restore(streamId, offset);
     }
 
     /** After a sync every written OFFSETS record is durable: publish the applied watermarks. */
     void publishDurable() {
         durableLatency.durable(nanoClock.getAsLong()); // before the watermarks: whoever sees them sees the latencies
-        long[] d = durable;
-        if (d.length < applied.length) {
-            d = Arrays.copyOf(d, applied.length);
-            Arrays.fill(d, durable.length, d.length, -1L);
-        }
-        for (int i = 0; i < applied.length; i++) {
-            LONGS.setRelease(d, i, applied[i]);
-        }
-        durable = d;
+        watermarks.publishDurable();
         stats.increment(ShardStats.Counter.WAL_SYNCS);
     }
 
@@ -656,8 +573,7 @@ public final class Shard implements AutoCloseable {
 
     /** The highest offset of {@code streamId} whose samples this shard holds durably, or -1. Any thread. */
     public long durableWatermark(int streamId) {
-        long[] d = durable;
-        return streamId < d.length ? (long) LONGS.getAcquire(d, streamId) : -1L;
+        return watermarks.durable(streamId);
     }
 
     /** Series ids 0..seriesCount()-1 exist (evicted ones included, without samples). Any thread. */

@@ -142,8 +142,11 @@ final class BenchReplayCommand implements Callable<Integer> {
             requireJarClassPath();
         }
         // Retention off: 1 B samples at 15 s over 10k series span 17 days, more than the 15 d default,
-        // and the restart must find every sample written.
-        return HeadOptions.defaults(dir).withShards(shardCount).withQueue(8, BATCH_BYTES).withRetentionMs(0);
+        // and the restart must find every sample written. No periodic checkpoint: a write longer than
+        // the interval would checkpoint twice and delete the WAL before the first, so a WAL-only
+        // restart would no longer find every sample; close still writes the one --from checkpoint loads.
+        return HeadOptions.defaults(dir).withShards(shardCount).withQueue(8, BATCH_BYTES).withRetentionMs(0)
+                .withCheckpointIntervalMs(0);
     }
 
     /** The JDK builds an AOT cache only from jar files: refuse class directories up front, in one line. */
