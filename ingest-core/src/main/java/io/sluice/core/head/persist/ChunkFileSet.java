@@ -216,8 +216,42 @@ public final class ChunkFileSet implements AutoCloseable {
             problemPosition = at;
         }
 
+        /**
+         * The index of the entry starting at {@code offset}, or -1. Entries are similar in size, so the
+         * position is guessed from the file's average entry and the search gallops from there: a few
+         * probes instead of a binary search's ~20 cache misses per chunk ref of a restore.
+         */
         int find(long offset) {
-            return offset > Integer.MAX_VALUE ? -1 : Math.max(-1, Arrays.binarySearch(offsets, 0, count, (int) offset));
+            if (offset > Integer.MAX_VALUE || count == 0) {
+                return -1;
+            }
+            int key = (int) offset;
+            long span = (long) offsets[count - 1] - offsets[0];
+            int guess = span <= 0 ? 0 : (int) Math.min(count - 1, Math.max(0, (key - (long) offsets[0]) * (count - 1) / span));
+            int lo;
+            int hi;
+            if (offsets[guess] <= key) {
+                lo = guess;
+                int step = 1;
+                hi = guess + step;
+                while (hi < count && offsets[hi] <= key) {
+                    lo = hi;
+                    step <<= 1;
+                    hi = guess + step;
+                }
+                hi = Math.min(hi, count);
+            } else {
+                hi = guess;
+                int step = 1;
+                lo = guess - step;
+                while (lo > 0 && offsets[lo] > key) {
+                    hi = lo;
+                    step <<= 1;
+                    lo = guess - step;
+                }
+                lo = Math.max(lo, 0);
+            }
+            return Math.max(-1, Arrays.binarySearch(offsets, lo, hi, key)); // offsets[lo] <= key < offsets[hi] when found
         }
     }
 }
