@@ -192,6 +192,19 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void storageRetentionDefaultsToFifteenDaysTakesZeroForeverAndRefusesNonsense() throws ConfigException {
+        assertThat(ConfigLoader.load(null, Map.of(), REQUIRED).head().retentionMs()).isEqualTo(15L * 86_400_000L);
+        List<String> flags = new java.util.ArrayList<>(REQUIRED);
+        flags.add("--storage.retention=0");
+        assertThat(ConfigLoader.load(null, Map.of(), flags).head().retentionMs()).isZero();
+        assertThat(ConfigLoader.load(null, Map.of("SLUICE_STORAGE_RETENTION", "36h"), REQUIRED).head().retentionMs())
+                .isEqualTo(36L * 3_600_000L);
+        assertThat(error("--storage.retention=forever")).startsWith("storage.retention: 'forever' is not a duration")
+                .endsWith("(flag --storage.retention)");
+        assertThat(error("--storage.retention=-1d")).startsWith("storage.retention: '-1d'");
+    }
+
+    @Test
     void httpThreadsDefaultsToTheCoresAtLeastTwoAndIsRangeChecked() throws ConfigException {
         assertThat(ConfigLoader.load(null, Map.of(), REQUIRED).httpThreads())
                 .isEqualTo(Math.max(2, Runtime.getRuntime().availableProcessors()));
