@@ -57,6 +57,7 @@ final class ShardCheckpoints implements AutoCloseable {
     private volatile boolean refilling;    // the marker exists; written by the shard thread, read by any
     private volatile long[] refillTarget;  // per stream id; null: not known
     private ChunkFileWriter chunkWriter;
+    private boolean unwrittenChunks;       // a cut chunk could not be written (disk full): the next checkpoint writes it
     private long lastPosition = -1;        // the newest checkpoint and the lowest chunk file it references
     private int lastLowestFile = Integer.MAX_VALUE;
     private long previousPosition = -1;    // the one before it, kept as a fallback
@@ -131,6 +132,7 @@ final class ShardCheckpoints implements AutoCloseable {
         } catch (IOException e) {
             // Kept in memory; the next checkpoint writes it or fails (and keeps the WAL).
             stats.increment(ShardStats.Counter.CHUNK_WRITE_FAILURES);
+            unwrittenChunks = true;
             return ChunkFileDescriptor.NO_REF;
         }
     }
@@ -158,8 +160,8 @@ final class ShardCheckpoints implements AutoCloseable {
     }
 
     private void persistUnwritten() throws IOException {
-        if (stats.get(ShardStats.Counter.CHUNK_WRITE_FAILURES) == 0) {
-            return; // every cut chunk went to a chunk file
+        if (!unwrittenChunks) {
+            return; // every cut chunk went to a chunk file (no pass over every series' chunks)
         }
         for (int id = 0; id < store.count(); id++) {
             if (store.isEvicted(id)) {
@@ -173,6 +175,7 @@ final class ShardCheckpoints implements AutoCloseable {
                 }
             }
         }
+        unwrittenChunks = false; // only the first checkpoint after a failed write pays for the pass
     }
 
     private int writeFile(Path target, long position) throws IOException {
