@@ -23,6 +23,12 @@ final class DirectoryScan {
     int keepCount;
     /** The last segment is an all-zero leftover of an interrupted creation. */
     boolean unfinishedLast;
+    /**
+     * Kept segments (from the start of {@link #indexes}) that open was told to leave unread: they lie
+     * wholly before the position a caller's checkpoint covers ({@link Wal#open(WalOptions, long)}).
+     * Only their presence and order were checked; their records are not counted.
+     */
+    int unscannedCount;
     /** The scan of the last kept segment, or null if none is kept. */
     SegmentScan lastScan;
     int lastDeclaredSize;
@@ -34,14 +40,33 @@ final class DirectoryScan {
     long firstRecordPosition = WalPosition.NONE;
     long lastRecordPosition = WalPosition.NONE;
 
-    private DirectoryScan(Path directory, int[] indexes) {
+    /** Segments with a lower index are not read (unless one is the last); 0 reads every segment. */
+    private final int scanFromIndex;
+
+    private DirectoryScan(Path directory, int[] indexes, int scanFromIndex) {
         this.directory = directory;
         this.indexes = indexes;
+        this.scanFromIndex = scanFromIndex;
     }
 
     static DirectoryScan scan(Path directory) throws IOException {
-        DirectoryScan scan = new DirectoryScan(directory, SegmentFiles.list(directory));
+        return scan(directory, 0);
+    }
+
+    /**
+     * Like {@link #scan(Path)}, but segments whose index is below {@code scanFromIndex} are only
+     * checked to be present and consecutive, not read; the last segment is always read (the writer
+     * continues in it), so its state and the valid log's end are known as with a full scan.
+     */
+    static DirectoryScan scan(Path directory, int scanFromIndex) throws IOException {
+        DirectoryScan scan = new DirectoryScan(directory, SegmentFiles.list(directory), scanFromIndex);
         scan.run();
+        if (scan.keepCount > 0 && scan.keepCount == scan.unscannedCount) {
+            // The log ends in a skipped segment (a later one is missing or has a bad header): the writer
+            // continues in it, so it must be read after all; read everything, exactly as a full open.
+            scan = new DirectoryScan(directory, scan.indexes, 0);
+            scan.run();
+        }
         return scan;
     }
 
@@ -56,6 +81,11 @@ final class DirectoryScan {
                 corruption = new WalCorruption(indexes[i - 1] + 1, 0, CorruptionReason.MISSING_SEGMENT, 0, count - i,
                         "segments " + indexes[i - 1] + " and " + indexes[i] + " exist, those between do not");
                 return;
+            }
+            if (indexes[i] < scanFromIndex && i < count - 1) {
+                keepCount = i + 1; // covered by the caller's checkpoint: not read now (Wal#scanSkippedSegments)
+                unscannedCount = keepCount;
+                continue;
             }
             if (!scanSegment(i, i == count - 1, count)) {
                 return;

@@ -37,7 +37,11 @@ public final class Wal implements AutoCloseable {
 
     private final WalOptions options;
     private final WalMetrics metrics;
-    private final WalOpenReport openReport;
+    private final SegmentPreallocator preallocator;
+    /** Set by open (or, merged, by {@link #reopenScanningAll()} before the instance is handed out); owner thread. */
+    private WalOpenReport openReport;
+    /** Segments open left unread (they lie before the caller's checkpoint); owner thread. */
+    private final int unscannedSegments;
     private final SegmentWriter writer;
     private final FileChannel lockChannel;
     private final FileLock lock;
@@ -50,6 +54,8 @@ public final class Wal implements AutoCloseable {
         this.options = options;
         this.metrics = metrics;
         this.openReport = recovered.report();
+        this.unscannedSegments = recovered.unscannedSegments();
+        this.preallocator = preallocator;
         this.firstSegmentIndex = recovered.firstIndex();
         this.writer = new SegmentWriter(options, preallocator, metrics, recovered);
         this.lockChannel = lockChannel;
@@ -67,13 +73,31 @@ public final class Wal implements AutoCloseable {
     }
 
     static Wal open(WalOptions options, SegmentPreallocator preallocator) throws IOException {
+        return open(options, preallocator, new WalMetrics(), 0);
+    }
+
+    /**
+     * Opens like {@link #open(WalOptions)}, but does not read the segments that lie wholly before
+     * {@code scanFrom} (a position a caller's checkpoint covers, so replay starts there and never
+     * needs them): only their presence and order are checked, not their frames, so damage in them is
+     * neither found nor repaired now. The last segment is always read. {@link #openReport()} counts
+     * the records of the segments read. If the caller finds it needs the skipped segments after all
+     * (its checkpoint is damaged), {@link #reopenScanningAll()} reads them with the full repair.
+     * {@link WalPosition#NONE} (or any position in the first segment) reads everything.
+     */
+    public static Wal open(WalOptions options, long scanFrom) throws IOException {
+        int fromIndex = scanFrom == WalPosition.NONE ? 0 : WalPosition.segment(scanFrom);
+        return open(options, SegmentPreallocator.ZERO_FILL, new WalMetrics(), fromIndex);
+    }
+
+    private static Wal open(WalOptions options, SegmentPreallocator preallocator, WalMetrics metrics, int scanFromIndex)
+            throws IOException {
         Files.createDirectories(options.directory());
         Path lockPath = options.directory().resolve(LOCK_FILE);
         FileChannel lockChannel = FileChannel.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         try {
             FileLock lock = tryLock(lockChannel, lockPath);
-            WalMetrics metrics = new WalMetrics();
-            WalRecovery.Recovered recovered = WalRecovery.recover(options, preallocator, metrics);
+            WalRecovery.Recovered recovered = WalRecovery.recover(options, preallocator, metrics, scanFromIndex);
             return new Wal(options, metrics, recovered, preallocator, lockChannel, lock);
         } catch (IOException | RuntimeException e) {
             lockChannel.close();
@@ -102,6 +126,35 @@ public final class Wal implements AutoCloseable {
     /** What open found: clean, or where the log was cut and why. */
     public WalOpenReport openReport() {
         return openReport;
+    }
+
+    /** Segments {@link #open(WalOptions, long)} left unread (0 after a full open). */
+    public int unscannedSegments() {
+        return unscannedSegments;
+    }
+
+    /**
+     * Closes this WAL and opens it again reading every segment, with the full repair of
+     * {@link #open(WalOptions)}: for a caller that opened with {@link #open(WalOptions, long)} and then
+     * found it needs the segments it skipped. Nothing may have been appended since open (the caller is
+     * still deciding where replay starts), so closing loses nothing. The new WAL keeps these metrics,
+     * and its report keeps the damage this open found unless the full read found earlier damage.
+     * Owner thread; this instance is closed afterwards. Returns this if nothing was skipped.
+     */
+    public Wal reopenScanningAll() throws IOException {
+        if (unscannedSegments == 0) {
+            return this;
+        }
+        if (writer.writtenPosition() != openReport.endPosition()) {
+            throw new IllegalStateException("records were appended since open: " + WalPosition.toString(writer.writtenPosition()));
+        }
+        close();
+        Wal full = open(options, preallocator, metrics, 0);
+        WalOpenReport found = full.openReport;
+        full.openReport = new WalOpenReport(found.segments(), found.records(), found.endPosition(),
+                found.corruption() != null ? found.corruption() : openReport.corruption(),
+                found.unfinishedRemoved() + openReport.unfinishedRemoved());
+        return full;
     }
 
     public WalOptions options() {

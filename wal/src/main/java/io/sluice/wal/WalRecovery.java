@@ -16,17 +16,22 @@ import java.nio.file.Path;
  */
 final class WalRecovery {
     /** The writer's starting state and the report. */
-    record Recovered(MappedSegment segment, int tailOffset, boolean sealed, int firstIndex, WalOpenReport report) {
+    record Recovered(MappedSegment segment, int tailOffset, boolean sealed, int firstIndex, int unscannedSegments,
+                     WalOpenReport report) {
     }
 
     private WalRecovery() {
     }
 
-    static Recovered recover(WalOptions options, SegmentPreallocator preallocator, WalMetrics metrics)
+    /**
+     * @param scanFromIndex segments below this index (but never the last) are not read; see
+     *                      {@link DirectoryScan#scan(Path, int)}. 0 reads every segment.
+     */
+    static Recovered recover(WalOptions options, SegmentPreallocator preallocator, WalMetrics metrics, int scanFromIndex)
             throws IOException {
         Path directory = options.directory();
         int unfinished = SegmentFiles.deleteTemporaries(directory);
-        DirectoryScan scan = DirectoryScan.scan(directory);
+        DirectoryScan scan = DirectoryScan.scan(directory, scanFromIndex);
         int[] indexes = scan.indexes;
         int present = indexes.length;
         if (scan.unfinishedLast) {
@@ -49,7 +54,7 @@ final class WalRecovery {
             MappedSegment segment = createFirst(options, index, preallocator, metrics);
             WalOpenReport report = new WalOpenReport(1, 0, WalPosition.of(index, SegmentDescriptor.HEADER_LENGTH),
                     scan.corruption, unfinished);
-            return new Recovered(segment, SegmentDescriptor.HEADER_LENGTH, false, index, report);
+            return new Recovered(segment, SegmentDescriptor.HEADER_LENGTH, false, index, 0, report);
         }
         int lastIndex = indexes[scan.keepCount - 1];
         SegmentScan last = scan.lastScan;
@@ -60,7 +65,7 @@ final class WalRecovery {
         forceFound(segment, last);
         WalOpenReport report = new WalOpenReport(scan.keepCount, records, scan.endPosition(), scan.corruption,
                 unfinished);
-        return new Recovered(segment, last.endOffset, last.sealed, indexes[0], report);
+        return new Recovered(segment, last.endOffset, last.sealed, indexes[0], scan.unscannedCount, report);
     }
 
     /**
