@@ -167,13 +167,14 @@ public final class Shard implements AutoCloseable {
      * Call once, on the shard thread, before {@link #doWork()}.
      */
     public WalOpenReport start() throws IOException {
+        checkpoints = new ShardCheckpoints(this, options, store, stats, streams);
+        // Segments before the newest checkpoint are not read now: replay starts after them if it loads.
         wal = Wal.open(WalOptions.builder(options.walDirectory())
                 .segmentSizeBytes((int) options.walSegmentBytes())
                 .syncIntervalMs(options.walSyncIntervalMs())
-                .build());
+                .build(), checkpoints.newestPosition());
         logRepair(wal.openReport());
-        checkpoints = new ShardCheckpoints(this, options, store, stats, streams);
-        RestoreReport report = checkpoints.restore(wal);
+        RestoreReport report = checkpoints.restore(wal, this::reopenWalScanningAll);
         store.chunkSink(checkpoints::persist); // chunks cut during replay go to the chunk files too
         new ShardReplay(this, wal, store, codecState, stats, streams, replayProgress, replayListener).run(report.replayFrom());
         restoreReport = report;
@@ -181,6 +182,19 @@ public final class Shard implements AutoCloseable {
         lastCheckpointNs = nanoClock.getAsLong();
         replayed = true;
         return wal.openReport();
+    }
+
+    /**
+     * The newest checkpoint is damaged, so replay may need the WAL segments open skipped: reads them
+     * (with the full repair) and returns the WAL to use from now on. Shard thread, during start.
+     */
+    private Wal reopenWalScanningAll() throws IOException {
+        WalCorruption before = wal.openReport().corruption();
+        wal = wal.reopenScanningAll();
+        if (wal.openReport().corruption() != before) {
+            logRepair(wal.openReport());
+        }
+        return wal;
     }
 
     /** Damage found by open is an operator's business: which file, where, how much was cut. */

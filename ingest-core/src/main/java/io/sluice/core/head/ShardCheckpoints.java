@@ -283,15 +283,39 @@ final class ShardCheckpoints implements AutoCloseable {
 
     // ---------------------------------------------------------------- start
 
-    /** Loads the newest sound checkpoint (or decides there is none); returns where WAL replay starts. Before replay. */
-    RestoreReport restore(Wal wal) throws IOException {
+    /** Gives the shard's WAL with every segment read, for when the newest checkpoint cannot be used. */
+    @FunctionalInterface
+    interface WalReopener {
+        Wal reopenScanningAll() throws IOException;
+    }
+
+    /**
+     * The WAL position of the newest complete checkpoint file, or {@link WalPosition#NONE}: the shard
+     * opens its WAL without reading the segments before it ({@link Wal#open(io.sluice.wal.WalOptions, long)}).
+     * Whether the file is sound is decided later, by {@link #restore}. Before restore.
+     */
+    long newestPosition() throws IOException {
+        if (!Files.isDirectory(shardDirectory)) {
+            return WalPosition.NONE;
+        }
+        TreeMap<Long, Path> found = list();
+        return found.isEmpty() ? WalPosition.NONE : found.lastKey();
+    }
+
+    /**
+     * Loads the newest sound checkpoint (or decides there is none); returns where WAL replay starts.
+     * Before replay. {@code wal} may have skipped the segments before the newest checkpoint; if that one
+     * is damaged, {@code reopener} reads them before the older checkpoint or the whole WAL is relied on.
+     */
+    RestoreReport restore(Wal wal, WalReopener reopener) throws IOException {
         Files.createDirectories(shardDirectory);
-        RestoreReport report = choose(wal);
+        RestoreReport report = choose(wal, reopener);
         refilling = report.discardedData();
         return report;
     }
 
-    private RestoreReport choose(Wal wal) throws IOException {
+    private RestoreReport choose(Wal opened, WalReopener reopener) throws IOException {
+        Wal wal = opened;
         List<String> damage = new ArrayList<>();
         long loaded = -1;
         mapChunkFiles();
@@ -306,6 +330,7 @@ final class ShardCheckpoints implements AutoCloseable {
                 stats.increment(ShardStats.Counter.CHECKPOINTS_DAMAGED);
                 LOG.log(System.Logger.Level.ERROR, "shard " + shard.index() + ": discarding checkpoint: " + problem);
                 Files.deleteIfExists(candidate.getValue());
+                wal = reopener.reopenScanningAll(); // what comes next (an older checkpoint, the whole WAL) reads earlier segments
             }
         }
         if (loaded >= 0) {

@@ -174,6 +174,59 @@ class CheckpointTest {
         }
     }
 
+    /** Flips a byte inside the first segment the WAL still holds (the older checkpoint's), which the newest covers. */
+    private Path damageWalBeforeTheNewestCheckpoint(TreeMap<Long, Path> kept) throws IOException {
+        assertThat(WalPosition.segment(kept.lastKey())).isGreaterThan(WalPosition.segment(kept.firstKey()));
+        Path segment = dir.resolve("wal").resolve(String.format("%010d.wal", WalPosition.segment(kept.firstKey())));
+        flipByte(segment, 3000);
+        return segment;
+    }
+
+    @Test
+    void aSoundNewestCheckpointLeavesTheSegmentsBeforeItUnreadAtOpen() throws IOException {
+        Map<String, String> expected = reference(487);
+        try (ShardFixture f = new ShardFixture(dir)) {
+            ingestTwoCheckpointsAndATail(f);
+            TreeMap<Long, Path> kept = checkpoints();
+            damageWalBeforeTheNewestCheckpoint(kept);
+
+            Shard restarted = f.open(options(dir));
+            assertThat(restarted.restoreReport().checkpointPosition()).isEqualTo(kept.lastKey());
+            assertThat(restarted.wal().unscannedSegments()).as("segments before the newest checkpoint")
+                    .isEqualTo(WalPosition.segment(kept.lastKey()) - WalPosition.segment(kept.firstKey()));
+            assertThat(restarted.wal().openReport().isClean()).as("damage the checkpoint covers is not read").isTrue();
+            assertThat(PersistFeed.flat(PersistFeed.contents(restarted))).isEqualTo(expected);
+            assertThat(restarted.durableWatermark(f.streams.idOf("metrics", 0))).isEqualTo(486);
+        }
+    }
+
+    @Test
+    void aDamagedNewestCheckpointReadsTheSkippedSegmentsAndRepairsTheirDamageLikeAFullOpen() throws IOException {
+        try (ShardFixture f = new ShardFixture(dir)) {
+            ingestTwoCheckpointsAndATail(f);
+            TreeMap<Long, Path> kept = checkpoints();
+            Path damagedSegment = damageWalBeforeTheNewestCheckpoint(kept);
+            flipByte(kept.lastEntry().getValue(), 100);
+
+            Shard restarted = f.open(options(dir));
+            RestoreReport report = restarted.restoreReport();
+            assertThat(report.checkpointPosition()).as("the older checkpoint").isEqualTo(kept.firstKey());
+            assertThat(report.damage()).singleElement().asString().contains(kept.lastEntry().getValue().toString());
+            assertThat(restarted.wal().unscannedSegments()).isZero();
+            io.sluice.wal.WalCorruption found = restarted.wal().openReport().corruption();
+            assertThat(found).as("the full read found the flipped byte").isNotNull();
+            assertThat(found.segment()).isEqualTo(WalPosition.segment(kept.firstKey()));
+            assertThat(found.reason()).isEqualTo(io.sluice.wal.CorruptionReason.BAD_CRC);
+            assertThat(Files.exists(damagedSegment.resolveSibling(String.format("%010d.wal", WalPosition.segment(kept.lastKey())))))
+                    .as("segments after the damage are cut, as by a full open").isFalse();
+            assertThat(restarted.stats().get(Counter.REPLAYED_SAMPLES)).as("the WAL from the older checkpoint up to the damage")
+                    .isLessThan(187L * SERIES);
+            assertThat(restarted.durableWatermark(f.streams.idOf("metrics", 0)))
+                    .as("what the damage cut comes back from Kafka").isBetween(299L, 485L);
+            assertThat(restarted.activeSeriesCount()).isEqualTo(SERIES);
+        }
+    }
+
     @Test
     void aDamagedChunkOnlyTheNewestCheckpointUsesFallsBackToTheOlder() throws IOException {
         Map<String, String> expected = reference(487);
