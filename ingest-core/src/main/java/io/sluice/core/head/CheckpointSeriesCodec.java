@@ -39,7 +39,8 @@ import java.lang.invoke.VarHandle;
  * state, so appends after a restart continue bit for bit. Shard thread only.
  */
 final class CheckpointSeriesCodec {
-    private long restoredSamples; // shard thread, during restore
+    private long restoredSamples;      // open chunks' samples; shard thread, during restore
+    private long checkedClosedSamples; // closed chunks' samples of the checkpoint being checked; shard thread
     private static final ValueLayout.OfLong FIELD = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final VarHandle CURSOR = ValueLayout.JAVA_LONG.varHandle();
     private static final int XOR_STATE_LONGS = XorStateDescriptor.SIZE / Long.BYTES;
@@ -100,11 +101,17 @@ final class CheckpointSeriesCodec {
         out.putBytes(chunks.page(open), ChunkMemory.offset(open), openLength);
     }
 
+    /** Starts checking a checkpoint with {@link #check}: its closed chunks' samples are counted from zero. */
+    void startCheck() {
+        checkedClosedSamples = 0;
+    }
+
     /**
-     * Checks a series record's chunk refs against the chunk files, without changing anything.
+     * Checks a series record's chunk refs against the chunk files, without changing anything but a
+     * count of their samples (restored by {@link #restore} without looking the refs up again).
      * Returns null if every chunk is sound, else the first problem (file and position).
      */
-    static String check(CheckpointReader in, ChunkFileSet files) throws IOException {
+    String check(CheckpointReader in, ChunkFileSet files) throws IOException {
         int id = in.getInt();
         in.skip(in.getInt());
         in.skip(3 * Long.BYTES);
@@ -115,6 +122,9 @@ final class CheckpointSeriesCodec {
             in.skip(2 * Long.BYTES);
             if (problem == null) {
                 problem = files.check(ref, id);
+                if (problem == null) {
+                    checkedClosedSamples += files.numSamples(ref); // the entry check just found: no second search
+                }
             }
         }
         int capacity = in.getInt();
@@ -125,15 +135,19 @@ final class CheckpointSeriesCodec {
         return problem;
     }
 
-    /** Samples restored since the last call (closed chunks and open chunks), then zero. Shard thread. */
+    /**
+     * Samples restored since the last call, then zero: the open chunks' and the closed chunks' the last
+     * {@link #check} pass counted. Shard thread.
+     */
     long takeRestoredSamples() {
-        long n = restoredSamples;
+        long n = restoredSamples + checkedClosedSamples;
         restoredSamples = 0;
+        checkedClosedSamples = 0;
         return n;
     }
 
     /** Restores one series record (checked before with {@link #check}) into the shard. Returns its id. */
-    int restore(CheckpointReader in, ChunkFileSet files, Shard shard) throws IOException {
+    int restore(CheckpointReader in, Shard shard) {
         int id = in.getInt();
         while (store.count() < id) {
             shard.createEvictedPlaceholder();
@@ -161,7 +175,6 @@ final class CheckpointSeriesCodec {
             long ref = in.getLong();
             long chunkMin = in.getLong();
             store.restoreClosed(id, chunkMin, in.getLong(), ref); // by reference: read through the mapping
-            restoredSamples += files.numSamples(ref);
         }
         restoreOpen(id, in, s, b, chunks);
         return id;

@@ -364,32 +364,51 @@ final class ShardCheckpoints implements AutoCloseable {
         return indexes.isEmpty() ? 0 : indexes.last() + 1;
     }
 
-    /** Why the checkpoint cannot be loaded (file and position), or null if it can. Changes nothing. */
+    /**
+     * Why the checkpoint cannot be loaded (file and position), or null if it can. Changes nothing.
+     * One pass: each block's CRC is checked, then the chunk refs of its series, before the next block.
+     */
     private String examine(Path path, Wal wal, ChunkFileSet files) throws IOException {
+        codec.startCheck();
         try (CheckpointReader in = new CheckpointReader(path)) {
-            String problem = in.verify();
-            if (problem != null) {
-                return problem;
+            byte last = 0;
+            while (in.hasNextBlock()) {
+                String problem = in.verifyNextBlock();
+                if (problem == null) {
+                    problem = examineBlock(in, path, wal, files);
+                }
+                if (problem != null) {
+                    return problem;
+                }
+                last = in.kind();
             }
-            in.nextBlock();
+            if (last != CheckpointDescriptor.END) {
+                return "checkpoint " + path + " position " + in.nextBlockPosition() + ": ends without its END block (truncated)";
+            }
+            return null;
+        }
+    }
+
+    /** Checks one block whose CRC passed: the header's WAL position, or every chunk ref of a SERIES block. */
+    private String examineBlock(CheckpointReader in, Path path, Wal wal, ChunkFileSet files) throws IOException {
+        if (in.kind() == CheckpointDescriptor.HEADER) {
             in.skip(4 + 4 + 4);
             long position = in.getLong();
             if (position < wal.firstPosition()) {
                 return "checkpoint " + path + " covers the WAL up to " + WalPosition.toString(position)
                         + " but the WAL starts at " + WalPosition.toString(wal.firstPosition());
             }
-            while (in.nextBlock()) {
-                while (in.kind() == CheckpointDescriptor.SERIES && in.hasRemaining()) {
-                    String chunkProblem = CheckpointSeriesCodec.check(in, files);
-                    if (chunkProblem != null) {
-                        stats.increment(ShardStats.Counter.CHUNKS_DAMAGED);
-                        LOG.log(System.Logger.Level.ERROR, "shard " + shard.index() + ": " + chunkProblem);
-                        return "checkpoint " + path + " references a damaged chunk: " + chunkProblem;
-                    }
-                }
-            }
             return null;
         }
+        while (in.kind() == CheckpointDescriptor.SERIES && in.hasRemaining()) {
+            String chunkProblem = codec.check(in, files);
+            if (chunkProblem != null) {
+                stats.increment(ShardStats.Counter.CHUNKS_DAMAGED);
+                LOG.log(System.Logger.Level.ERROR, "shard " + shard.index() + ": " + chunkProblem);
+                return "checkpoint " + path + " references a damaged chunk: " + chunkProblem;
+            }
+        }
+        return null;
     }
 
     /** Loads a checkpoint that {@link #examine} passed; returns its WAL position. */
@@ -407,7 +426,7 @@ final class ShardCheckpoints implements AutoCloseable {
                     case CheckpointDescriptor.STREAMS -> loadStreams(in);
                     case CheckpointDescriptor.SERIES -> {
                         while (in.hasRemaining()) {
-                            codec.restore(in, files, shard);
+                            codec.restore(in, shard);
                         }
                     }
                     case CheckpointDescriptor.END -> {

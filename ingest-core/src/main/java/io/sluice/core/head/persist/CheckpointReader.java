@@ -11,9 +11,9 @@ import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 
 /**
- * Reads a checkpoint file through a read-only mapping: {@link #verify()} checks every block's
- * framing and CRC before anything is applied, then {@link #nextBlock()} and the get methods walk
- * the payloads. Nothing is copied but what the caller asks for. Single-threaded.
+ * Reads a checkpoint file through a read-only mapping: {@link #verifyNextBlock()} checks each
+ * block's framing and CRC and moves to it, so a caller checks the whole file before anything is
+ * applied; then {@link #nextBlock()} and the get methods walk the payloads again to apply them. Nothing is copied but what the caller asks for. Single-threaded.
  */
 public final class CheckpointReader implements AutoCloseable {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -27,6 +27,7 @@ public final class CheckpointReader implements AutoCloseable {
     private long blockEnd;
     private byte kind;
     private long position;
+    private final CRC32C crc = new CRC32C();
 
     public CheckpointReader(Path path) throws IOException {
         this.path = path;
@@ -43,54 +44,54 @@ public final class CheckpointReader implements AutoCloseable {
     }
 
     /**
-     * Checks the framing and CRC of every block, that the first is HEADER with this format's magic
-     * and version and the last is END. Returns null when sound, else what is wrong and at which
-     * byte position of the file.
+     * Moves to the next block after checking it: its framing, its CRC, and for the file's first block
+     * that it is a HEADER with this format's magic and version. Returns null when it is sound (then
+     * {@link #kind()} and the get methods read it), else what is wrong and at which byte position of
+     * the file (the reader then stays where it was). Call while {@link #hasNextBlock()}; a caller
+     * that reaches the end must still check that the last block was END. The CRC is computed straight
+     * from the mapping: the block is read once here, and again only by whoever decodes it.
      */
-    public String verify() {
-        byte[] scratch = new byte[64 << 10];
-        CRC32C crc = new CRC32C();
-        long at = 0;
-        byte last = 0;
-        int index = 0;
-        while (at < file.byteSize()) {
-            if (at + CheckpointDescriptor.BLOCK_HEADER_BYTES + CheckpointDescriptor.BLOCK_TRAILER_BYTES > file.byteSize()) {
-                return "checkpoint " + path + " position " + at + ": truncated block header";
-            }
-            byte k = file.get(ValueLayout.JAVA_BYTE, at);
-            long len = file.get(INT, at + 4) & 0xFFFF_FFFFL;
-            long end = at + CheckpointDescriptor.BLOCK_HEADER_BYTES + len;
-            if (k < CheckpointDescriptor.HEADER || k > CheckpointDescriptor.END
-                    || end + CheckpointDescriptor.BLOCK_TRAILER_BYTES > file.byteSize()) {
-                return "checkpoint " + path + " position " + at + ": block of kind " + k + " and length " + len
-                        + " does not fit the file (" + file.byteSize() + " bytes)";
-            }
-            crc.reset();
-            for (long p = at; p < end; p += scratch.length) {
-                int n = (int) Math.min(scratch.length, end - p);
-                MemorySegment.copy(file, ValueLayout.JAVA_BYTE, p, scratch, 0, n);
-                crc.update(scratch, 0, n);
-            }
-            int stored = file.get(INT, end);
-            if (stored != (int) crc.getValue()) {
-                return String.format("checkpoint %s position %d: block CRC32C mismatch (stored %08x, computed %08x)",
-                        path, at, stored, (int) crc.getValue());
-            }
-            if (index == 0 && (k != CheckpointDescriptor.HEADER || len < 8 || file.get(INT, at + 8) != CheckpointDescriptor.MAGIC
-                    || file.get(ValueLayout.JAVA_BYTE, at + 12) != CheckpointDescriptor.VERSION)) {
-                return "checkpoint " + path + " position " + at + ": not a version " + CheckpointDescriptor.VERSION + " checkpoint header";
-            }
-            last = k;
-            index++;
-            at = end + CheckpointDescriptor.BLOCK_TRAILER_BYTES;
+    public String verifyNextBlock() {
+        long at = blockStart < 0 ? 0 : blockEnd + CheckpointDescriptor.BLOCK_TRAILER_BYTES;
+        if (at + CheckpointDescriptor.BLOCK_HEADER_BYTES + CheckpointDescriptor.BLOCK_TRAILER_BYTES > file.byteSize()) {
+            return "checkpoint " + path + " position " + at + ": truncated block header";
         }
-        if (last != CheckpointDescriptor.END) {
-            return "checkpoint " + path + " position " + at + ": ends without its END block (truncated)";
+        byte k = file.get(ValueLayout.JAVA_BYTE, at);
+        long len = file.get(INT, at + 4) & 0xFFFF_FFFFL;
+        long end = at + CheckpointDescriptor.BLOCK_HEADER_BYTES + len;
+        if (k < CheckpointDescriptor.HEADER || k > CheckpointDescriptor.END
+                || end + CheckpointDescriptor.BLOCK_TRAILER_BYTES > file.byteSize()) {
+            return "checkpoint " + path + " position " + at + ": block of kind " + k + " and length " + len
+                    + " does not fit the file (" + file.byteSize() + " bytes)";
         }
+        crc.reset();
+        for (long p = at; p < end; p += 1 << 30) { // a view, no copy; slices, as a buffer holds at most 2 GiB
+            crc.update(file.asSlice(p, Math.min(1 << 30, end - p)).asByteBuffer());
+        }
+        int stored = file.get(INT, end);
+        if (stored != (int) crc.getValue()) {
+            return String.format("checkpoint %s position %d: block CRC32C mismatch (stored %08x, computed %08x)",
+                    path, at, stored, (int) crc.getValue());
+        }
+        if (at == 0 && (k != CheckpointDescriptor.HEADER || len < 8 || file.get(INT, at + 8) != CheckpointDescriptor.MAGIC
+                || file.get(ValueLayout.JAVA_BYTE, at + 12) != CheckpointDescriptor.VERSION)) {
+            return "checkpoint " + path + " position " + at + ": not a version " + CheckpointDescriptor.VERSION + " checkpoint header";
+        }
+        nextBlock();
         return null;
     }
 
-    /** Moves to the next block (call after {@link #verify()} passed); false after the last. */
+    /** Whether a block follows the current one (or, before the first, whether the file holds any byte). */
+    public boolean hasNextBlock() {
+        return (blockStart < 0 ? 0 : blockEnd + CheckpointDescriptor.BLOCK_TRAILER_BYTES) < file.byteSize();
+    }
+
+    /** Where the next block would start: the end of the file once every block was read (for messages). */
+    public long nextBlockPosition() {
+        return blockStart < 0 ? 0 : blockEnd + CheckpointDescriptor.BLOCK_TRAILER_BYTES;
+    }
+
+    /** Moves to the next block without checking it (call on a file whose blocks {@link #verifyNextBlock()} passed); false after the last. */
     public boolean nextBlock() {
         long next = blockStart < 0 ? 0 : blockEnd + CheckpointDescriptor.BLOCK_TRAILER_BYTES;
         if (next >= file.byteSize()) {

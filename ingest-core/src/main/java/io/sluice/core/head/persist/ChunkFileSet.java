@@ -37,6 +37,8 @@ public final class ChunkFileSet implements AutoCloseable {
     private final Map<Integer, Scan> scans = new HashMap<>();
     private final CRC32C crc = new CRC32C();
     private ByteBuffer buffer; // allocated at the first scan
+    private long lastCheckedRef = ChunkFileDescriptor.NO_REF; // the last ref check passed, and its samples
+    private int lastCheckedSamples;
 
     public ChunkFileSet(Path directory) {
         this.directory = directory;
@@ -70,8 +72,12 @@ public final class ChunkFileSet implements AutoCloseable {
         }
         int i = scan.find(at);
         if (i >= 0) {
-            return scan.series[i] == seriesId ? null
-                    : "chunk file " + scan.path + " position " + at + ": chunk of series " + scan.series[i] + ", expected " + seriesId;
+            if (scan.series[i] == seriesId) {
+                lastCheckedRef = ref;
+                lastCheckedSamples = scan.samples[i] & 0xFFFF;
+                return null;
+            }
+            return "chunk file " + scan.path + " position " + at + ": chunk of series " + scan.series[i] + ", expected " + seriesId;
         }
         String damaged = scan.damagedEntries.get(at);
         if (damaged != null) {
@@ -89,8 +95,11 @@ public final class ChunkFileSet implements AutoCloseable {
         return "chunk file " + scan.path + " position " + at + ": no chunk starts there";
     }
 
-    /** Samples of the chunk at {@code ref}, which {@link #check} passed. */
+    /** Samples of the chunk at {@code ref}, which {@link #check} passed (right after that check: no search). */
     public int numSamples(long ref) throws IOException {
+        if (ref == lastCheckedRef) {
+            return lastCheckedSamples;
+        }
         Scan scan = scan(ChunkFileDescriptor.fileIndex(ref));
         return scan.samples[scan.find(ChunkFileDescriptor.offset(ref))] & 0xFFFF;
     }
