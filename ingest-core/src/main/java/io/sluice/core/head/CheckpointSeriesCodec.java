@@ -44,6 +44,8 @@ final class CheckpointSeriesCodec {
     private static final ValueLayout.OfLong FIELD = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final VarHandle CURSOR = ValueLayout.JAVA_LONG.varHandle();
     private static final int XOR_STATE_LONGS = XorStateDescriptor.SIZE / Long.BYTES;
+    /** A closed chunk in a series record: chunkRef, minTimeMs, maxTimeMs. */
+    private static final int CLOSED_ENTRY_BYTES = 3 * Long.BYTES;
 
     private final SeriesStore store;
     private byte[] labels = new byte[1024];
@@ -168,15 +170,9 @@ final class CheckpointSeriesCodec {
         s.set(ValueLayout.JAVA_LONG, b + MAX_TIME_OFFSET, maxTime);
         s.set(ValueLayout.JAVA_LONG, b + CHUNK_END_OFFSET, in.getLong());
         store.noteRestoredMaxTime(maxTime);
-        ChunkMemory chunks = store.chunkMemory();
         int n = in.getInt();
-        store.reserveClosed(id, n);
-        for (int i = 0; i < n; i++) {
-            long ref = in.getLong();
-            long chunkMin = in.getLong();
-            store.restoreClosed(id, chunkMin, in.getLong(), ref); // by reference: read through the mapping
-        }
-        restoreOpen(id, in, s, b, chunks);
+        store.restoreClosed(id, in.mapping(), in.skip(n * CLOSED_ENTRY_BYTES), n); // by reference: read through the mappings
+        restoreOpen(id, in, s, b, store.chunkMemory());
         return id;
     }
 

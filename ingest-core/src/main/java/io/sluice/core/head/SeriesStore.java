@@ -458,16 +458,12 @@ final class SeriesStore implements AutoCloseable {
         return appender.byteLength();
     }
 
-    /** Restore: makes room for {@code entries} closed chunks of {@code id} at once. */
-    void reserveClosed(int id, int entries) {
-        if (entries > 0) {
-            closed.ensureCapacity(page(id), base(id), entries);
-        }
-    }
-
-    /** Restore: lists a closed chunk that lies in a chunk file (no copy: read through the mapping). */
-    void restoreClosed(int id, long minTimeMs, long maxTimeMs, long fileRef) {
-        closed.add(page(id), base(id), ChunkHandle.NONE, minTimeMs, maxTimeMs, fileRef);
+    /**
+     * Restore: lists {@code n} closed chunks that lie in the chunk files (no copy: read through the
+     * mappings), from a checkpoint's (chunkRef, minTimeMs, maxTimeMs) triples at {@code src[at]}.
+     */
+    void restoreClosed(int id, MemorySegment src, long at, int n) {
+        closed.addByReference(page(id), base(id), src, at, n);
     }
 
     /** Restore: makes {@code handle} the open block of {@code id}; the caller then fills the XOR state and times. */
