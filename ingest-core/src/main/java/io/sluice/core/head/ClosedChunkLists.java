@@ -41,6 +41,8 @@ final class ClosedChunkLists implements AutoCloseable {
 
     private final ChunkMemory chunks;
     private final ClosedListMemory lists;
+    private long[] restoreTriples = new long[0]; // addByReference's staging (restore only); shard thread
+    private long[] restoreEntries = new long[0];
     private final ChunkFileMappings mappings = new ChunkFileMappings(); // mapped by the shard thread, read by any
 
     ClosedChunkLists(ChunkMemory chunks, ClosedListMemory lists) {
@@ -55,25 +57,32 @@ final class ClosedChunkLists implements AutoCloseable {
     /**
      * Restore: appends {@code n} entries held by reference (no memory block: read through the
      * mappings), from {@code n} little-endian (chunkRef, minTimeMs, maxTimeMs) triples at
-     * {@code src[at]} (a checkpoint's layout), growing the list once. One tight loop rather than a
-     * call per chunk: a restore lists hundreds of thousands of refs before the JIT has warmed up.
-     * Under the caller's sequence lock, like {@link #add}.
+     * {@code src[at]} (a checkpoint's layout), growing the list once. Two bulk copies and a loop over
+     * heap arrays rather than four memory accesses per chunk: a restore lists hundreds of thousands
+     * of refs while most of this code still runs in the interpreter. Shard thread, under the
+     * caller's sequence lock like {@link #add}.
      */
     void addByReference(MemorySegment s, long b, MemorySegment src, long at, int n) {
         if (n == 0) {
             return;
         }
+        if (restoreTriples.length < 3 * n) {
+            restoreTriples = new long[Math.max(3 * n, 2 * restoreTriples.length)];
+            restoreEntries = new long[restoreTriples.length / 3 * 4];
+        }
+        long[] triples = restoreTriples;
+        long[] entries = restoreEntries;
+        MemorySegment.copy(src, FILE_LONG, at, triples, 0, 3 * n);
+        for (int i = 0, t = 0, e = 0; i < n; i++, t += 3, e += 4) {
+            entries[e + CLOSED_ENTRY_HANDLE / Long.BYTES] = ChunkHandle.NONE;
+            entries[e + CLOSED_ENTRY_MIN_TIME / Long.BYTES] = triples[t + 1];
+            entries[e + CLOSED_ENTRY_MAX_TIME / Long.BYTES] = triples[t + 2];
+            entries[e + CLOSED_ENTRY_FILE_REF / Long.BYTES] = triples[t];
+        }
         int count = s.get(INT, b + CLOSED_COUNT_OFFSET);
         long list = ensureCapacity(s, b, count + n);
-        MemorySegment page = lists.segment(list);
-        long e = lists.offset(list) + (long) count * CLOSED_ENTRY_BYTES;
-        long from = at;
-        for (int i = 0; i < n; i++, e += CLOSED_ENTRY_BYTES, from += 3 * Long.BYTES) {
-            page.set(LONG, e + CLOSED_ENTRY_HANDLE, ChunkHandle.NONE);
-            page.set(LONG, e + CLOSED_ENTRY_FILE_REF, src.get(FILE_LONG, from));
-            page.set(LONG, e + CLOSED_ENTRY_MIN_TIME, src.get(FILE_LONG, from + Long.BYTES));
-            page.set(LONG, e + CLOSED_ENTRY_MAX_TIME, src.get(FILE_LONG, from + 2 * Long.BYTES));
-        }
+        MemorySegment.copy(entries, 0, lists.segment(list), LONG, lists.offset(list) + (long) count * CLOSED_ENTRY_BYTES,
+                n * (CLOSED_ENTRY_BYTES / Long.BYTES));
         CLOSED_COUNT.setRelease(s, b + CLOSED_COUNT_OFFSET, count + n);
     }
 
