@@ -41,7 +41,7 @@ final class ClosedChunkLists implements AutoCloseable {
 
     private final ChunkMemory chunks;
     private final ClosedListMemory lists;
-    private long[] restoreTriples = new long[0]; // addByReference's staging (restore only); shard thread
+    private long[] restoreTriples = new long[0]; // addByReference's staging until endRestore; shard thread
     private long[] restoreEntries = new long[0];
     private final ChunkFileMappings mappings = new ChunkFileMappings(); // mapped by the shard thread, read by any
 
@@ -84,6 +84,12 @@ final class ClosedChunkLists implements AutoCloseable {
         MemorySegment.copy(entries, 0, lists.segment(list), LONG, lists.offset(list) + (long) count * CLOSED_ENTRY_BYTES,
                 n * (CLOSED_ENTRY_BYTES / Long.BYTES));
         CLOSED_COUNT.setRelease(s, b + CLOSED_COUNT_OFFSET, count + n);
+    }
+
+    /** After a restore: drops {@link #addByReference}'s staging arrays. Shard thread. */
+    void endRestore() {
+        restoreTriples = new long[0];
+        restoreEntries = new long[0];
     }
 
     /** Appends an entry to the series' closed list, growing it (no cap). Under the caller's sequence lock. */

@@ -466,6 +466,11 @@ final class SeriesStore implements AutoCloseable {
         closed.addByReference(page(id), base(id), src, at, n);
     }
 
+    /** After a restore: frees what listing closed chunks by reference needed. Shard thread. */
+    void endRestore() {
+        closed.endRestore();
+    }
+
     /** Restore: makes {@code handle} the open block of {@code id}; the caller then fills the XOR state and times. */
     void restoreOpen(int id, long handle) {
         replaceOpenBlock(page(id), base(id), ChunkHandle.NONE, handle);

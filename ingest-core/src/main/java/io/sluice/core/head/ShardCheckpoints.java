@@ -440,6 +440,7 @@ final class ShardCheckpoints implements AutoCloseable {
                 shard.createEvictedPlaceholder();
             }
             stats.add(ShardStats.Counter.RESTORED_SAMPLES, codec.takeRestoredSamples());
+            store.endRestore();
             lastPosition = position;
             lastLowestFile = lowest;
             chunkWriter = continueChunkFile(chunkPosition);
