@@ -332,6 +332,8 @@ final class ShardCheckpoints implements AutoCloseable {
                 Files.deleteIfExists(candidate.getValue());
                 wal = reopener.reopenScanningAll(); // what comes next (an older checkpoint, the whole WAL) reads earlier segments
             }
+        } finally {
+            codec.endCheck();
         }
         if (loaded >= 0) {
             if (wal.writtenPosition() < loaded) {
