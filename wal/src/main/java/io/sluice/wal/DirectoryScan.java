@@ -83,7 +83,7 @@ final class DirectoryScan {
                 return;
             }
             if (indexes[i] < scanFromIndex && i < count - 1) {
-                keepCount = i + 1; // covered by the caller's checkpoint: not read now (Wal#scanSkippedSegments)
+                keepCount = i + 1; // covered by the caller's checkpoint: not read now (Wal#reopenScanningAll reads them)
                 unscannedCount = keepCount;
                 continue;
             }
