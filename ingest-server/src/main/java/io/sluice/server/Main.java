@@ -27,6 +27,6 @@ public final class Main {
      */
     public static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> environment,
                           Supplier<StopSignal> stopSignal) {
-        return SluiceCommand.commandLine(new CliContext(out, err, environment, stopSignal)).execute(args);
+        return SluiceCommand.commandLine(new CliContext(out, err, environment, stopSignal), args).execute(args);
     }
 }
