@@ -108,6 +108,21 @@ public final class ChunkCutPolicy {
         return doubled + capacityBytes > MAX_OPEN_CAPACITY_BYTES ? MAX_OPEN_CAPACITY_BYTES : doubled;
     }
 
+    /**
+     * The capacity of an open block for a chunk of {@code byteLength} bytes that a run of samples is
+     * expected to extend by {@code expectedMoreBytes}: enough for those without another copy, between
+     * {@link #INITIAL_OPEN_CAPACITY_BYTES} and {@link #MAX_OPEN_CAPACITY_BYTES}. When the block is
+     * full ({@code capacityBytes} > 0) at least the next step of {@link #grownCapacityBytes(int)}, so a
+     * long run goes from 64 bytes to what it needs in one copy instead of the whole doubling chain.
+     *
+     * @param capacityBytes the full block's capacity, or 0 for a new chunk's first block
+     */
+    public static int runCapacityBytes(int capacityBytes, int byteLength, int expectedMoreBytes) {
+        final int wanted = roundUpToGranule(XorAppender.requiredCapacityBytes(byteLength + expectedMoreBytes));
+        final int least = capacityBytes == 0 ? INITIAL_OPEN_CAPACITY_BYTES : grownCapacityBytes(capacityBytes);
+        return Math.clamp(wanted, least, MAX_OPEN_CAPACITY_BYTES); // grownCapacityBytes never exceeds the maximum
+    }
+
     /** The capacity for a closed chunk of {@code byteLength} bytes: the smallest block that holds it. */
     public static int closedCapacityBytes(int byteLength) {
         return roundUpToGranule(byteLength);

@@ -26,6 +26,7 @@ import io.sluice.core.chunk.ChunkCutPolicy;
 import io.sluice.core.chunk.ChunkHandle;
 import io.sluice.core.chunk.ChunkMemory;
 import io.sluice.core.chunk.XorAppender;
+import io.sluice.core.chunk.XorChunkDescriptor;
 import io.sluice.core.chunk.XorStateDescriptor;
 import io.sluice.core.head.persist.ChunkFileMappings;
 import io.sluice.core.memory.MemoryAccounting;
@@ -267,6 +268,104 @@ final class SeriesStore implements AutoCloseable {
             newestTimestampMs = timestampMs;
         }
         return APPENDED;
+    }
+
+    /**
+     * Appends a run of series {@code id}'s samples, {@code timestampsMs[from..to)} with
+     * {@code valueBits[from..to)} in the order received, with exactly the outcome of calling
+     * {@link #append} for each in turn: the same samples skipped (counted into {@code counts} by
+     * kind), the same chunk bytes, cuts, chunk end, min and max time. Returns how many were appended
+     * (also added to {@code counts.appended}).
+     *
+     * <p>Why: per sample, {@link #append} re-reads the struct, re-wraps the appender and re-checks the
+     * segment; a run keeps all of that in locals ({@link XorAppender#appendRun}) and does the struct
+     * work once per sub-run: between sub-runs it applies the append rules to a sample not after the
+     * last, cuts, or grows the block. A block for a run is sized from what is left of the run and the
+     * bytes per sample so far ({@link ChunkCutPolicy#runCapacityBytes}), so a long run skips most of the
+     * 64 -> 128 -> 256 -> 512 -> 1040 copies; the chunk bytes do not depend on the block size.
+     *
+     * <p>Readers see each sub-run's samples at once (one cursor publication), never a torn chunk. Shard thread.
+     */
+    int appendRun(int id, long[] timestampsMs, long[] valueBits, int from, int to, AppendCounts counts) {
+        MemorySegment s = page(id);
+        long b = base(id);
+        long state = b + XOR_STATE_OFFSET;
+        long maxTime = s.get(LONG, b + MAX_TIME_OFFSET);
+        long open = s.get(LONG, b + OPEN_CHUNK_OFFSET);
+        long chunkEnd = s.get(LONG, b + CHUNK_END_OFFSET);
+        if (open != ChunkHandle.NONE) {
+            wrapOpen(s, state, open);
+        }
+        int appended = 0;
+        int i = from;
+        while (i < to) {
+            long t = timestampsMs[i];
+            if (maxTime != NO_SAMPLES && t <= maxTime) {
+                counts.add(t < maxTime ? OUT_OF_ORDER : lastValueBits(id) == valueBits[i] ? DUPLICATE : DUPLICATE_TIMESTAMP);
+                i++;
+                continue;
+            }
+            if (open == ChunkHandle.NONE) {
+                open = replaceOpenBlock(s, b, ChunkHandle.NONE, chunks.allocate(ChunkCutPolicy.INITIAL_OPEN_CAPACITY_BYTES));
+                chunkEnd = ChunkCutPolicy.chunkRangeEndMs(t, chunkRangeMs);
+                if (maxTime == NO_SAMPLES) { // as in append: the series' first sample
+                    MIN_TIME.setOpaque(s, b + MIN_TIME_OFFSET, t);
+                }
+                wrapOpen(s, state, open);
+            }
+            int next = appender.appendRun(timestampsMs, valueBits, i, to, chunkEnd);
+            chunkEnd = appender.runChunkEndMs();
+            if (next > i) {
+                appended += next - i;
+                maxTime = timestampsMs[next - 1];
+                MAX_TIME.setOpaque(s, b + MAX_TIME_OFFSET, maxTime);
+                i = next;
+            }
+            int stop = appender.runStop();
+            if (stop == XorAppender.RUN_CUT) {
+                int more = expectedRunBytes(0, to - i);
+                long fresh = chunks.allocate(ChunkCutPolicy.runCapacityBytes(0, XorChunkDescriptor.HEADER_BYTES, more));
+                closeOpen(id, s, b, open, fresh);
+                open = fresh;
+                chunkEnd = ChunkCutPolicy.chunkRangeEndMs(timestampsMs[i], chunkRangeMs);
+                wrapOpen(s, state, open);
+            } else if (stop == XorAppender.RUN_FULL) {
+                int length = appender.byteLength();
+                int more = expectedRunBytes(appender.numSamples(), to - i);
+                int grown = ChunkCutPolicy.runCapacityBytes(ChunkHandle.capacityBytes(open), length, more);
+                open = replaceOpenBlock(s, b, open, chunks.copy(open, length, grown));
+                wrapOpen(s, state, open);
+            } else if (stop == XorAppender.RUN_NOT_AFTER && timestampsMs[i] > maxTime) {
+                // The chunk's last timestamp is its series' max time, so the rules above take this sample;
+                // a struct where they differ is broken: fail instead of looping on it.
+                throw new IllegalStateException("series " + id + ": open chunk ends after the max time " + maxTime);
+            }
+        }
+        s.set(LONG, b + CHUNK_END_OFFSET, chunkEnd);
+        if (maxTime > newestTimestampMs) {
+            newestTimestampMs = maxTime;
+        }
+        counts.appended += appended;
+        return appended;
+    }
+
+    /**
+     * Bytes a run's next {@code remaining} samples will likely add to the chunk the appender wraps:
+     * at its bits per sample after the first (a varint timestamp and 64 value bits, far more than the
+     * rest), up to the chunk's usual {@link ChunkCutPolicy#SAMPLES_PER_CHUNK} samples counting from
+     * {@code samplesInBlock} (0 for a new chunk after a cut).
+     */
+    private int expectedRunBytes(int samplesInBlock, int remaining) {
+        int n = appender.numSamples();
+        if (n < 2) {
+            return 0; // nothing to go by: the block grows step by step
+        }
+        long zigZag = (appender.firstTimestampMs() << 1) ^ (appender.firstTimestampMs() >> 63);
+        int firstBits = Long.SIZE + Byte.SIZE * Math.max(1, (Long.SIZE - Long.numberOfLeadingZeros(zigZag) + 6) / 7);
+        long bitsPerSample = (appender.bitLength() - XorChunkDescriptor.HEADER_BYTES * Byte.SIZE - firstBits + n - 2) / (n - 1);
+        int target = samplesInBlock < ChunkCutPolicy.SAMPLES_PER_CHUNK ? ChunkCutPolicy.SAMPLES_PER_CHUNK : ChunkCutPolicy.MAX_SAMPLES_PER_CHUNK;
+        long samples = Math.max(0, Math.min(remaining, target - samplesInBlock));
+        return (int) Math.min(ChunkCutPolicy.MAX_BYTES_PER_CHUNK, (samples * Math.max(1, bitsPerSample) + Byte.SIZE - 1) / Byte.SIZE);
     }
 
     private void wrapOpen(MemorySegment s, long state, long open) {
