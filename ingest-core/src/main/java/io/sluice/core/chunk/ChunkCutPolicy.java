@@ -110,17 +110,21 @@ public final class ChunkCutPolicy {
 
     /**
      * The capacity of an open block for a chunk of {@code byteLength} bytes that a run of samples is
-     * expected to extend by {@code expectedMoreBytes}: enough for those without another copy, between
-     * {@link #INITIAL_OPEN_CAPACITY_BYTES} and {@link #MAX_OPEN_CAPACITY_BYTES}. When the block is
-     * full ({@code capacityBytes} > 0) at least the next step of {@link #grownCapacityBytes(int)}, so a
-     * long run goes from 64 bytes to what it needs in one copy instead of the whole doubling chain.
+     * expected to extend by {@code expectedMoreBytes}: the smallest step of the growth ladder
+     * ({@link #INITIAL_OPEN_CAPACITY_BYTES}, then {@link #grownCapacityBytes(int)}: 64, 128, 256, 512,
+     * 1040) that holds them, so a long run goes from 64 bytes to what it needs in one copy instead of
+     * the whole chain. Only ladder sizes: the blocks of the few size classes the head frees are what
+     * it allocates again (more classes would strand freed blocks on their free lists).
      *
      * @param capacityBytes the full block's capacity, or 0 for a new chunk's first block
      */
     public static int runCapacityBytes(int capacityBytes, int byteLength, int expectedMoreBytes) {
-        final int wanted = roundUpToGranule(XorAppender.requiredCapacityBytes(byteLength + expectedMoreBytes));
-        final int least = capacityBytes == 0 ? INITIAL_OPEN_CAPACITY_BYTES : grownCapacityBytes(capacityBytes);
-        return Math.clamp(wanted, least, MAX_OPEN_CAPACITY_BYTES); // grownCapacityBytes never exceeds the maximum
+        final int wanted = XorAppender.requiredCapacityBytes(byteLength + expectedMoreBytes);
+        int step = capacityBytes == 0 ? INITIAL_OPEN_CAPACITY_BYTES : grownCapacityBytes(capacityBytes);
+        while (step < wanted && step < MAX_OPEN_CAPACITY_BYTES) {
+            step = grownCapacityBytes(step);
+        }
+        return step;
     }
 
     /** The capacity for a closed chunk of {@code byteLength} bytes: the smallest block that holds it. */

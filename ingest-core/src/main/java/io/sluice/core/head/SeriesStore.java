@@ -323,7 +323,7 @@ final class SeriesStore implements AutoCloseable {
             }
             int stop = appender.runStop();
             if (stop == XorAppender.RUN_CUT) {
-                int more = expectedRunBytes(0, to - i);
+                int more = expectedNextChunkBytes(to - i);
                 long fresh = chunks.allocate(ChunkCutPolicy.runCapacityBytes(0, XorChunkDescriptor.HEADER_BYTES, more));
                 closeOpen(id, s, b, open, fresh);
                 open = fresh;
@@ -331,7 +331,7 @@ final class SeriesStore implements AutoCloseable {
                 wrapOpen(s, state, open);
             } else if (stop == XorAppender.RUN_FULL) {
                 int length = appender.byteLength();
-                int more = expectedRunBytes(appender.numSamples(), to - i);
+                int more = expectedGrowBytes(to - i);
                 int grown = ChunkCutPolicy.runCapacityBytes(ChunkHandle.capacityBytes(open), length, more);
                 open = replaceOpenBlock(s, b, open, chunks.copy(open, length, grown));
                 wrapOpen(s, state, open);
@@ -350,22 +350,26 @@ final class SeriesStore implements AutoCloseable {
     }
 
     /**
-     * Bytes a run's next {@code remaining} samples will likely add to the chunk the appender wraps:
-     * at its bits per sample after the first (a varint timestamp and 64 value bits, far more than the
-     * rest), up to the chunk's usual {@link ChunkCutPolicy#SAMPLES_PER_CHUNK} samples counting from
-     * {@code samplesInBlock} (0 for a new chunk after a cut).
+     * Bytes the run's next {@code remaining} samples will likely add to the chunk the appender wraps
+     * (before growing its full block): at its bits per sample after the first (a varint timestamp and
+     * 64 value bits, far more than the rest), up to the chunk's usual {@link ChunkCutPolicy#SAMPLES_PER_CHUNK}.
      */
-    private int expectedRunBytes(int samplesInBlock, int remaining) {
+    private int expectedGrowBytes(int remaining) {
         int n = appender.numSamples();
         if (n < 2) {
-            return 0; // nothing to go by: the block grows step by step
+            return 0; // nothing to go by: the block grows a step
         }
         long zigZag = (appender.firstTimestampMs() << 1) ^ (appender.firstTimestampMs() >> 63);
         int firstBits = Long.SIZE + Byte.SIZE * Math.max(1, (Long.SIZE - Long.numberOfLeadingZeros(zigZag) + 6) / 7);
-        long bitsPerSample = (appender.bitLength() - XorChunkDescriptor.HEADER_BYTES * Byte.SIZE - firstBits + n - 2) / (n - 1);
-        int target = samplesInBlock < ChunkCutPolicy.SAMPLES_PER_CHUNK ? ChunkCutPolicy.SAMPLES_PER_CHUNK : ChunkCutPolicy.MAX_SAMPLES_PER_CHUNK;
-        long samples = Math.max(0, Math.min(remaining, target - samplesInBlock));
-        return (int) Math.min(ChunkCutPolicy.MAX_BYTES_PER_CHUNK, (samples * Math.max(1, bitsPerSample) + Byte.SIZE - 1) / Byte.SIZE);
+        long bitsPerSample = Math.max(1, (appender.bitLength() - XorChunkDescriptor.HEADER_BYTES * Byte.SIZE - firstBits) / (n - 1));
+        long samples = Math.max(0, Math.min(remaining, ChunkCutPolicy.SAMPLES_PER_CHUNK - n));
+        return (int) Math.min(ChunkCutPolicy.MAX_BYTES_PER_CHUNK, (samples * bitsPerSample + Byte.SIZE - 1) / Byte.SIZE);
+    }
+
+    /** Bytes the chunk after the one being cut will likely take for the run's next {@code remaining} samples: as much as this one per sample. */
+    private int expectedNextChunkBytes(int remaining) {
+        int n = appender.numSamples();
+        return (int) ((long) (appender.byteLength() - XorChunkDescriptor.HEADER_BYTES) * Math.min(remaining, n) / Math.max(1, n));
     }
 
     private void wrapOpen(MemorySegment s, long state, long open) {

@@ -127,6 +127,21 @@ class ChunkCutPolicyTest {
         assertThat(ChunkCutPolicy.closedCapacityBytes(160)).isEqualTo(160);
     }
 
+    @Test
+    void aRunSizesItsBlockOnTheLadderSkippingSteps() {
+        assertThat(ChunkCutPolicy.runCapacityBytes(0, 2, 0)).as("nothing expected: the first step").isEqualTo(64);
+        assertThat(ChunkCutPolicy.runCapacityBytes(0, 2, 200)).as("200 bytes + a worst-case sample + slack").isEqualTo(256);
+        assertThat(ChunkCutPolicy.runCapacityBytes(64, 40, 0)).as("a full block grows at least a step").isEqualTo(128);
+        assertThat(ChunkCutPolicy.runCapacityBytes(64, 40, 400)).as("one copy from 64 to 512").isEqualTo(512);
+        assertThat(ChunkCutPolicy.runCapacityBytes(64, 40, 5_000)).as("never above the largest").isEqualTo(1040);
+        assertThat(ChunkCutPolicy.runCapacityBytes(512, 480, 5)).isEqualTo(1040);
+        for (int more = 0; more < 1_200; more += 7) {
+            int capacity = ChunkCutPolicy.runCapacityBytes(0, 2, more);
+            assertThat(capacity).isIn(64, 128, 256, 512, 1040);
+            assertThat(capacity >= XorAppender.requiredCapacityBytes(2 + more) || capacity == 1040).isTrue();
+        }
+    }
+
     private List<ClosedChunk> run(long[][] samples) {
         try (HeadChunkRecipe recipe = new HeadChunkRecipe(memory, DEFAULT_CHUNK_RANGE_MS)) {
             for (int i = 0; i < samples[0].length; i++) {
