@@ -26,7 +26,6 @@ import io.sluice.core.chunk.ChunkCutPolicy;
 import io.sluice.core.chunk.ChunkHandle;
 import io.sluice.core.chunk.ChunkMemory;
 import io.sluice.core.chunk.XorAppender;
-import io.sluice.core.chunk.XorChunkDescriptor;
 import io.sluice.core.chunk.XorStateDescriptor;
 import io.sluice.core.head.persist.ChunkFileMappings;
 import io.sluice.core.memory.MemoryAccounting;
@@ -281,7 +280,8 @@ final class SeriesStore implements AutoCloseable {
      * segment; a run keeps all of that in locals ({@link XorAppender#appendRun}) and does the struct
      * work once per sub-run: between sub-runs it applies the append rules to a sample not after the
      * last, cuts, or grows the block. A block for a run is sized from what is left of the run and the
-     * bytes per sample so far ({@link ChunkCutPolicy#runCapacityBytes}), so a long run skips most of the
+     * bytes per sample so far ({@link ChunkCutPolicy#grownRunCapacityBytes},
+     * {@link ChunkCutPolicy#nextChunkCapacityBytes}), so a long run skips most of the
      * 64 -> 128 -> 256 -> 512 -> 1040 copies; the chunk bytes do not depend on the block size.
      *
      * <p>Readers see each sub-run's samples at once (one cursor publication), never a torn chunk. Shard thread.
@@ -323,17 +323,15 @@ final class SeriesStore implements AutoCloseable {
             }
             int stop = appender.runStop();
             if (stop == XorAppender.RUN_CUT) {
-                int more = expectedNextChunkBytes(to - i);
-                long fresh = chunks.allocate(ChunkCutPolicy.runCapacityBytes(0, XorChunkDescriptor.HEADER_BYTES, more));
+                long fresh = chunks.allocate(ChunkCutPolicy.nextChunkCapacityBytes(appender.byteLength(), appender.numSamples(), to - i));
                 closeOpen(id, s, b, open, fresh);
                 open = fresh;
                 chunkEnd = ChunkCutPolicy.chunkRangeEndMs(timestampsMs[i], chunkRangeMs);
                 wrapOpen(s, state, open);
             } else if (stop == XorAppender.RUN_FULL) {
-                int length = appender.byteLength();
-                int more = expectedGrowBytes(to - i);
-                int grown = ChunkCutPolicy.runCapacityBytes(ChunkHandle.capacityBytes(open), length, more);
-                open = replaceOpenBlock(s, b, open, chunks.copy(open, length, grown));
+                int grown = ChunkCutPolicy.grownRunCapacityBytes(ChunkHandle.capacityBytes(open), appender.bitLength(),
+                        appender.numSamples(), appender.firstTimestampMs(), to - i);
+                open = replaceOpenBlock(s, b, open, chunks.copy(open, appender.byteLength(), grown));
                 wrapOpen(s, state, open);
             } else if (stop == XorAppender.RUN_NOT_AFTER && timestampsMs[i] > maxTime) {
                 // The chunk's last timestamp is its series' max time, so the rules above take this sample;
@@ -347,29 +345,6 @@ final class SeriesStore implements AutoCloseable {
         }
         counts.appended += appended;
         return appended;
-    }
-
-    /**
-     * Bytes the run's next {@code remaining} samples will likely add to the chunk the appender wraps
-     * (before growing its full block): at its bits per sample after the first (a varint timestamp and
-     * 64 value bits, far more than the rest), up to the chunk's usual {@link ChunkCutPolicy#SAMPLES_PER_CHUNK}.
-     */
-    private int expectedGrowBytes(int remaining) {
-        int n = appender.numSamples();
-        if (n < 2) {
-            return 0; // nothing to go by: the block grows a step
-        }
-        long zigZag = (appender.firstTimestampMs() << 1) ^ (appender.firstTimestampMs() >> 63);
-        int firstBits = Long.SIZE + Byte.SIZE * Math.max(1, (Long.SIZE - Long.numberOfLeadingZeros(zigZag) + 6) / 7);
-        long bitsPerSample = Math.max(1, (appender.bitLength() - XorChunkDescriptor.HEADER_BYTES * Byte.SIZE - firstBits) / (n - 1));
-        long samples = Math.max(0, Math.min(remaining, ChunkCutPolicy.SAMPLES_PER_CHUNK - n));
-        return (int) Math.min(ChunkCutPolicy.MAX_BYTES_PER_CHUNK, (samples * bitsPerSample + Byte.SIZE - 1) / Byte.SIZE);
-    }
-
-    /** Bytes the chunk after the one being cut will likely take for the run's next {@code remaining} samples: as much as this one per sample. */
-    private int expectedNextChunkBytes(int remaining) {
-        int n = appender.numSamples();
-        return (int) ((long) (appender.byteLength() - XorChunkDescriptor.HEADER_BYTES) * Math.min(remaining, n) / Math.max(1, n));
     }
 
     private void wrapOpen(MemorySegment s, long state, long open) {

@@ -140,6 +140,13 @@ class ChunkCutPolicyTest {
             assertThat(capacity).isIn(64, 128, 256, 512, 1040);
             assertThat(capacity >= XorAppender.requiredCapacityBytes(2 + more) || capacity == 1040).isTrue();
         }
+        long first = 1_700_000_000_000L; // a 6-byte varint: the first sample takes 112 bits
+        assertThat(ChunkCutPolicy.grownRunCapacityBytes(64, 16 + 112 + 9 * 20, 10, first, 100))
+                .as("100 more samples at 20 bits: 250 bytes, from 64 straight to 512").isEqualTo(512);
+        assertThat(ChunkCutPolicy.grownRunCapacityBytes(64, 16 + 112 + 9 * 20, 10, first, 3)).as("a short rest: one step").isEqualTo(128);
+        assertThat(ChunkCutPolicy.grownRunCapacityBytes(64, 16 + 112, 1, first, 100)).as("one sample: nothing to go by").isEqualTo(128);
+        assertThat(ChunkCutPolicy.nextChunkCapacityBytes(302, 120, 128)).as("as big as the chunk just cut").isEqualTo(512);
+        assertThat(ChunkCutPolicy.nextChunkCapacityBytes(302, 120, 10)).isEqualTo(64);
     }
 
     private List<ClosedChunk> run(long[][] samples) {
