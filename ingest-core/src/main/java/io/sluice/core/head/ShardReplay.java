@@ -59,7 +59,16 @@ final class ShardReplay {
         this.stats = stats;
         this.streams = streams;
         this.samplesDecoder = new SamplesRecord.Decoder(codecState);
-        this.runs = new ReplayRuns(RUN_BUFFER_BYTES, (id, ts, vs, from, to) -> store.appendRun(id, ts, vs, from, to, appendCounts));
+        this.runs = new ReplayRuns(RUN_BUFFER_BYTES, this::append);
+    }
+
+    /** A run of one sample (nothing buffered: very many series) takes the per-sample path, which has no run set-up to pay. */
+    private void append(int id, long[] timestampsMs, long[] valueBits, int from, int to) {
+        if (to - from == 1) {
+            appendCounts.add(store.append(id, timestampsMs[from], valueBits[from]));
+        } else {
+            store.appendRun(id, timestampsMs, valueBits, from, to, appendCounts);
+        }
     }
 
     void run() throws IOException {
