@@ -33,6 +33,10 @@ import java.util.Objects;
  * published length never change (the store rewrites them with the same values); bytes after it are
  * in flux.
  *
+ * <p>Runs: {@link #appendRun} appends many samples of one series in one call, gathering bits in a
+ * register and storing whole 64-bit words (the last part once, with zeros after it), and publishes
+ * the cursor once at the end; the same bytes, the same rule for what readers may trust.
+ *
  * <p>Caching: {@link #wrap} loads the writer-only fields (last timestamp, delta, value) and the
  * partial byte into fields; each append checks them with one read of the struct's cursor, so a
  * reset of the struct while wrapped makes it reload. Fields are written through, so the struct is
