@@ -108,6 +108,55 @@ public final class ChunkCutPolicy {
         return doubled + capacityBytes > MAX_OPEN_CAPACITY_BYTES ? MAX_OPEN_CAPACITY_BYTES : doubled;
     }
 
+    /**
+     * The capacity of an open block for a chunk of {@code byteLength} bytes that a run of samples is
+     * expected to extend by {@code expectedMoreBytes}: the smallest step of the growth ladder
+     * ({@link #INITIAL_OPEN_CAPACITY_BYTES}, then {@link #grownCapacityBytes(int)}: 64, 128, 256, 512,
+     * 1040) that holds them, so a long run goes from 64 bytes to what it needs in one copy instead of
+     * the whole chain. Only ladder sizes: the blocks of the few size classes the head frees are what
+     * it allocates again (more classes would strand freed blocks on their free lists).
+     *
+     * @param capacityBytes the full block's capacity, or 0 for a new chunk's first block
+     */
+    public static int runCapacityBytes(int capacityBytes, int byteLength, int expectedMoreBytes) {
+        final int wanted = XorAppender.requiredCapacityBytes(byteLength + expectedMoreBytes);
+        int step = capacityBytes == 0 ? INITIAL_OPEN_CAPACITY_BYTES : grownCapacityBytes(capacityBytes);
+        while (step < wanted && step < MAX_OPEN_CAPACITY_BYTES) {
+            step = grownCapacityBytes(step);
+        }
+        return step;
+    }
+
+    /**
+     * {@link #runCapacityBytes} for a full block of {@code capacityBytes} holding {@code numSamples}
+     * in {@code bitLength} bits (first sample at {@code firstTimestampMs}) that a run has
+     * {@code remainingSamples} more for: expected at the chunk's bits per sample after the first (a
+     * varint timestamp and 64 value bits, far more than the rest), up to {@value #SAMPLES_PER_CHUNK}.
+     */
+    public static int grownRunCapacityBytes(int capacityBytes, int bitLength, int numSamples, long firstTimestampMs, int remainingSamples) {
+        final int byteLength = (bitLength + Byte.SIZE - 1) / Byte.SIZE;
+        if (numSamples < 2) {
+            return runCapacityBytes(capacityBytes, byteLength, 0); // nothing to go by: one step
+        }
+        final long zigZag = (firstTimestampMs << 1) ^ (firstTimestampMs >> 63);
+        final int firstBits = Long.SIZE + Byte.SIZE * Math.max(1, (Long.SIZE - Long.numberOfLeadingZeros(zigZag) + 6) / 7);
+        final long bitsPerSample = Math.max(1, (bitLength - XorChunkDescriptor.HEADER_BYTES * Byte.SIZE - firstBits) / (numSamples - 1));
+        final long samples = Math.max(0, Math.min(remainingSamples, SAMPLES_PER_CHUNK - numSamples));
+        final long more = Math.min(MAX_BYTES_PER_CHUNK, (samples * bitsPerSample + Byte.SIZE - 1) / Byte.SIZE);
+        return runCapacityBytes(capacityBytes, byteLength, (int) more);
+    }
+
+    /**
+     * {@link #runCapacityBytes} for the chunk after one of {@code cutByteLength} bytes and
+     * {@code cutNumSamples} samples, for a run's next {@code remainingSamples}: as many bytes per
+     * sample as the chunk just cut (the same series, most likely the same shape).
+     */
+    public static int nextChunkCapacityBytes(int cutByteLength, int cutNumSamples, int remainingSamples) {
+        final int n = Math.max(1, cutNumSamples);
+        final long more = (long) Math.max(0, cutByteLength - XorChunkDescriptor.HEADER_BYTES) * Math.min(remainingSamples, n) / n;
+        return runCapacityBytes(0, XorChunkDescriptor.HEADER_BYTES, (int) Math.min(MAX_BYTES_PER_CHUNK, more));
+    }
+
     /** The capacity for a closed chunk of {@code byteLength} bytes: the smallest block that holds it. */
     public static int closedCapacityBytes(int byteLength) {
         return roundUpToGranule(byteLength);

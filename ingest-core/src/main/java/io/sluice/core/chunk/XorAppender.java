@@ -14,6 +14,7 @@ import static io.sluice.core.chunk.XorStateDescriptor.NO_WINDOW;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Objects;
 
 /**
  * Appends samples to an XOR chunk ({@link XorChunkDescriptor}), producing Prometheus' bytes bit for
@@ -31,6 +32,10 @@ import java.lang.foreign.ValueLayout;
  * first, then the cursor (count, bit length, window) with release semantics. Bits before the
  * published length never change (the store rewrites them with the same values); bytes after it are
  * in flux.
+ *
+ * <p>Runs: {@link #appendRun} appends many samples of one series in one call, gathering bits in a
+ * register and storing whole 64-bit words (the last part once, with zeros after it), and publishes
+ * the cursor once at the end; the same bytes, the same rule for what readers may trust.
  *
  * <p>Caching: {@link #wrap} loads the writer-only fields (last timestamp, delta, value) and the
  * partial byte into fields; each append checks them with one read of the struct's cursor, so a
@@ -53,6 +58,15 @@ public final class XorAppender {
     /** The smallest capacity that accepts a first sample. */
     public static final int MIN_CAPACITY_BYTES = HEADER_BYTES + MAX_BYTES_PER_SAMPLE + WRITE_SLACK_BYTES;
 
+    /** {@link #appendRun} took every sample up to {@code to}. */
+    public static final int RUN_END = 0;
+    /** {@link #appendRun} stopped at a sample not after the chunk's last one: the caller's rules decide on it. */
+    public static final int RUN_NOT_AFTER = 1;
+    /** {@link #appendRun} stopped where {@link ChunkCutPolicy#mustCutBefore} says to cut. */
+    public static final int RUN_CUT = 2;
+    /** {@link #appendRun} stopped because the capacity cannot take a worst-case sample (or the chunk is at {@link XorChunkDescriptor#MAX_SAMPLES}). */
+    public static final int RUN_FULL = 3;
+
     /** Never a cursor: trailing zeros are at most 63, so the top byte of a cursor is below 64. */
     private static final long NO_CURSOR = -1L;
 
@@ -73,6 +87,9 @@ public final class XorAppender {
     // The XOR window during one append: read from the cursor, written back with it.
     private int windowLeading;
     private int windowTrailing;
+    // Owned by the appending thread: the outcome of the last appendRun.
+    private int runStop;
+    private long runChunkEndMs;
 
     /**
      * Points this appender at a state struct and the chunk bytes it describes. The chunk may have
@@ -164,6 +181,191 @@ public final class XorAppender {
         return true;
     }
 
+    /**
+     * Appends samples {@code timestampsMs[from..to)} / {@code valueBits[from..to)} of one series in one
+     * call, producing exactly the bytes {@link #append(long, long)} would, sample by sample, with the
+     * head's cut policy applied between them: it stops (see {@link #runStop()}) before the first sample
+     * that is not after the chunk's last one ({@link #RUN_NOT_AFTER}; a chunk's first sample is taken
+     * whatever its timestamp), that {@link ChunkCutPolicy#mustCutBefore} would cut before
+     * ({@link #RUN_CUT}), or that the capacity cannot take ({@link #RUN_FULL}).
+     *
+     * <p>Why: appending sample by sample re-reads the struct and re-checks the segment for every
+     * code. Here the writer state (last timestamp, delta, value, window, bit position and the bits not
+     * yet stored) stays in locals and the chunk is written a 64-bit word at a time. Publication is
+     * unchanged in kind: the bytes, the header count and the state fields are written first, then the
+     * cursor once, with release, at the end of the call; bytes before the published bit length keep
+     * their values throughout. Readers see the run's samples all at once instead of one by one.
+     *
+     * @param chunkEndMs the chunk's end time kept on the series; the updated one is {@link #runChunkEndMs()}
+     *     (re-predicted at {@link ChunkCutPolicy#SAMPLES_PER_CHUNK} / 4 samples, as per sample)
+     * @return the index of the first sample not taken ({@code to} when all were)
+     */
+    public int appendRun(long[] timestampsMs, long[] valueBits, int from, int to, long chunkEndMs) {
+        Objects.checkFromToIndex(from, to, Math.min(timestampsMs.length, valueBits.length));
+        long chunkEnd = chunkEndMs;
+        int i = from;
+        // A chunk's first two samples have codes of their own (varints): the per-sample path writes them.
+        while (i < to) {
+            final long cursor = XorStateDescriptor.cursor(state, stateOffset);
+            final int num = XorStateDescriptor.numSamples(cursor);
+            if (num >= 2) {
+                return appendCodes(timestampsMs, valueBits, i, to, chunkEnd);
+            }
+            final long t = timestampsMs[i];
+            if (num > 0 && t <= lastTimestampMs()) {
+                return stopRun(i, RUN_NOT_AFTER, chunkEnd);
+            }
+            if (ChunkCutPolicy.mustCutBefore(t, num, byteLength(XorStateDescriptor.bitLength(cursor)), chunkEnd)) {
+                return stopRun(i, RUN_CUT, chunkEnd);
+            }
+            if (!append(t, valueBits[i])) {
+                return stopRun(i, RUN_FULL, chunkEnd);
+            }
+            chunkEnd = ChunkCutPolicy.chunkEndAfterAppendMs(chunkEnd, num + 1, firstTimestampMs(), t);
+            i++;
+        }
+        return stopRun(i, RUN_END, chunkEnd);
+    }
+
+    /** Why the last {@link #appendRun} stopped: {@link #RUN_END}, {@link #RUN_NOT_AFTER}, {@link #RUN_CUT} or {@link #RUN_FULL}. */
+    public int runStop() {
+        return runStop;
+    }
+
+    /** The chunk's end time after the last {@link #appendRun}. */
+    public long runChunkEndMs() {
+        return runChunkEndMs;
+    }
+
+    private int stopRun(int index, int stop, long chunkEndMs) {
+        runStop = stop;
+        runChunkEndMs = chunkEndMs;
+        return index;
+    }
+
+    /**
+     * {@link #appendRun} for a chunk of at least two samples: every sample is a timestamp code and a
+     * value code. Bits gather in {@code pending} (64 bits from byte {@code origin + 8 * (rel >>> 6)} of
+     * the chunk, the partial byte's bits first); a full word is stored, the last part once at the end.
+     */
+    private int appendCodes(long[] timestampsMs, long[] valueBits, int from, int to, long chunkEndMs) {
+        final MemorySegment s = state;
+        final long so = stateOffset;
+        final long cursor = XorStateDescriptor.cursor(s, so);
+        if (cursor != cachedCursor) {
+            load(cursor);
+        }
+        final MemorySegment c = chunk;
+        final long firstMs = s.get(FIELD, so + FIRST_TIMESTAMP_OFFSET);
+        final int startBits = XorStateDescriptor.bitLength(cursor);
+        final long origin = chunkOffset + (startBits >>> 3);
+        final int originBits = startBits & ~7;
+        int rel = startBits & 7;
+        long pending = (long) partialByte << 56;
+        int num = XorStateDescriptor.numSamples(cursor);
+        int leading = XorStateDescriptor.leading(cursor);
+        int trailing = XorStateDescriptor.trailing(cursor);
+        long lastTs = lastTimestampMs;
+        long lastDelta = lastDeltaMs;
+        long lastValue = lastValueBits;
+        long chunkEnd = chunkEndMs;
+        int stop = RUN_END;
+        int i = from;
+        for (; i < to; i++) {
+            final long t = timestampsMs[i];
+            final int bitLength = originBits + rel;
+            if (t <= lastTs) {
+                stop = RUN_NOT_AFTER;
+                break;
+            }
+            if (ChunkCutPolicy.mustCutBefore(t, num, byteLength(bitLength), chunkEnd)) {
+                stop = RUN_CUT;
+                break;
+            }
+            if (num == MAX_SAMPLES || !hasRoom(bitLength)) {
+                stop = RUN_FULL;
+                break;
+            }
+            final long v = valueBits[i];
+            final long delta = t - lastTs;
+            final long dod = delta - lastDelta;
+            final long xor = v ^ lastValue;
+            long prefix = dodCode(dod);
+            int prefixBits = (int) prefix & 0xFF;
+            prefix >>>= 8;
+            if (prefixBits == 0) { // the 64-bit escape
+                pending = putBits(c, origin, pending, rel, 0b1111L, 4);
+                rel += 4;
+                pending = putBits(c, origin, pending, rel, dod, Long.SIZE);
+                rel += Long.SIZE;
+            }
+            if (xor == 0) {
+                pending = putBits(c, origin, pending, rel, prefix << 1, prefixBits + 1);
+                rel += prefixBits + 1;
+            } else {
+                final int lz = Math.min(Long.numberOfLeadingZeros(xor), MAX_LEADING_ZEROS);
+                final int tz = Long.numberOfTrailingZeros(xor);
+                long code;
+                int codeBits;
+                if (leading != NO_WINDOW && lz >= leading && tz >= trailing) {
+                    code = (prefix << 2) | 0b10L;
+                    codeBits = prefixBits + 2;
+                } else {
+                    leading = lz;
+                    trailing = tz;
+                    code = (prefix << 13) | (0b11L << 11) | ((long) lz << 6) | ((Long.SIZE - lz - tz) & 0x3F);
+                    codeBits = prefixBits + 13;
+                }
+                final int significant = Long.SIZE - leading - trailing;
+                final long payload = xor >>> trailing;
+                if (codeBits + significant <= Long.SIZE) {
+                    pending = putBits(c, origin, pending, rel, (code << significant) | payload, codeBits + significant);
+                } else {
+                    pending = putBits(c, origin, pending, rel, code, codeBits);
+                    pending = putBits(c, origin, pending, rel + codeBits, payload, significant);
+                }
+                rel += codeBits + significant;
+                lastValue = v;
+            }
+            lastTs = t;
+            lastDelta = delta;
+            num++;
+            chunkEnd = ChunkCutPolicy.chunkEndAfterAppendMs(chunkEnd, num, firstMs, t);
+        }
+        if (i > from) {
+            if ((rel & 63) != 0) {
+                c.set(BIG_ENDIAN_LONG, origin + ((rel >>> 6) << 3), pending); // zeros after the last bit
+            }
+            partialByte = (int) (pending << (((rel & 63) >>> 3) << 3) >>> 56);
+            lastTimestampMs = lastTs;
+            lastDeltaMs = lastDelta;
+            lastValueBits = lastValue;
+            s.set(FIELD, so + LAST_TIMESTAMP_OFFSET, lastTs);
+            s.set(FIELD, so + LAST_DELTA_OFFSET, lastDelta);
+            s.set(FIELD, so + LAST_VALUE_BITS_OFFSET, lastValue);
+            c.set(BIG_ENDIAN_SHORT, chunkOffset, (short) num);
+            final long published = XorStateDescriptor.cursor(originBits + rel, num, leading, trailing);
+            XorStateDescriptor.publishCursor(s, so, published);
+            cachedCursor = published;
+        }
+        return stopRun(i, stop, chunkEnd);
+    }
+
+    /**
+     * Adds the low {@code bits} bits of {@code value} (1..64, no higher bits set) at bit {@code rel} of
+     * the 64-bit word being filled ({@code pending}, which holds bits [rel & ~63, rel)); stores the word
+     * at {@code origin + 8 * (rel >>> 6)} when it fills up. Returns the new pending word.
+     */
+    private static long putBits(MemorySegment chunk, long origin, long pending, int rel, long value, int bits) {
+        final int free = Long.SIZE - (rel & 63);
+        if (bits < free) {
+            return pending | (value << (free - bits));
+        }
+        final int rest = bits - free;
+        chunk.set(BIG_ENDIAN_LONG, origin + ((rel >>> 6) << 3), pending | (value >>> rest));
+        return rest == 0 ? 0L : value << (Long.SIZE - rest);
+    }
+
     /** Whether the capacity takes one more worst-case sample. */
     public boolean hasRoomForSample() {
         return hasRoom(bitLength());
@@ -238,16 +440,28 @@ public final class XorAppender {
 
     /** The timestamp code of samples 2.., then the value code; merged into one write when they fit. */
     private long putDeltaOfDelta(long pos, long dod, long xor) {
-        if (dod == 0) {
-            return putValue(pos, 0L, 1, xor);
-        } else if (fitsBits(dod, 14)) {
-            return putValue(pos, (0b10L << 14) | (dod & 0x3FFFL), 16, xor);
-        } else if (fitsBits(dod, 17)) {
-            return putValue(pos, (0b110L << 17) | (dod & 0x1FFFFL), 20, xor);
-        } else if (fitsBits(dod, 20)) {
-            return putValue(pos, (0b1110L << 20) | (dod & 0xFFFFFL), 24, xor);
+        final long code = dodCode(dod);
+        if (code != 0) {
+            return putValue(pos, code >>> 8, (int) code & 0xFF, xor);
         }
         return putValue(put(put(pos, 0b1111L, 4), dod, Long.SIZE), 0L, 0, xor);
+    }
+
+    /**
+     * The timestamp code of a delta of delta packed as {@code (code << 8) | bits} for the short forms
+     * (at most 24 bits); 0 for the 64-bit escape ('1111' + 64 bits), written in two parts.
+     */
+    private static long dodCode(long dod) {
+        if (dod == 0) {
+            return 1L;
+        } else if (fitsBits(dod, 14)) {
+            return (((0b10L << 14) | (dod & 0x3FFFL)) << 8) | 16;
+        } else if (fitsBits(dod, 17)) {
+            return (((0b110L << 17) | (dod & 0x1FFFFL)) << 8) | 20;
+        } else if (fitsBits(dod, 20)) {
+            return (((0b1110L << 20) | (dod & 0xFFFFFL)) << 8) | 24;
+        }
+        return 0L;
     }
 
     /** Prometheus' bitRange: -(2^(n-1) - 1) <= x <= 2^(n-1). */

@@ -9,7 +9,8 @@ package io.sluice.core.head;
  * chunk, scattered over the chunk pages) for every sample: a cache and TLB miss each time. Profiled
  * at 100 M samples / 10k series, that miss (in {@code XorAppender.load}) took 40% of replay CPU.
  * Appending the same samples series by series gives the same chunks: append rules and chunk cuts
- * depend only on the order of a series' own samples, which a run keeps.
+ * depend only on the order of a series' own samples, which a run keeps. A run goes to the store in
+ * one call ({@link SeriesStore#appendRun}), which keeps the series' state in locals for all of it.
  *
  * <p>Memory: at most {@code budgetBytes} of buffered samples (16 bytes each): runs of
  * {@code budgetBytes / (16 * series capacity)} samples per series, capped at {@value #MAX_RUN}; when
@@ -20,10 +21,11 @@ final class ReplayRuns {
     static final int MAX_RUN = 128;
     private static final int SAMPLE_BYTES = 2 * Long.BYTES;
 
-    /** Where a run goes. */
+    /** Where a run goes ({@link SeriesStore#appendRun}). */
     @FunctionalInterface
     interface Sink {
-        void append(int seriesId, long timestampMs, long valueBits);
+        /** Appends {@code timestampsMs[from..to)} / {@code valueBits[from..to)} of one series in order; the arrays are reused after the call. */
+        void appendRun(int seriesId, long[] timestampsMs, long[] valueBits, int from, int to);
     }
 
     private final long budgetBytes;
@@ -33,6 +35,9 @@ final class ReplayRuns {
     private int[] counts = new int[0];
     private long[] timestamps = new long[0];
     private long[] values = new long[0];
+    // A run of one sample when nothing is buffered.
+    private final long[] oneTimestamp = new long[1];
+    private final long[] oneValue = new long[1];
 
     ReplayRuns(long budgetBytes, Sink sink) {
         this.budgetBytes = budgetBytes;
@@ -46,7 +51,9 @@ final class ReplayRuns {
             grow(id);
         }
         if (run == 1) {
-            sink.append(id, timestampMs, valueBits);
+            oneTimestamp[0] = timestampMs;
+            oneValue[0] = valueBits;
+            sink.appendRun(id, oneTimestamp, oneValue, 0, 1);
             return;
         }
         int n = counts[id];
@@ -76,9 +83,7 @@ final class ReplayRuns {
 
     private void flush(int id, int n) {
         int from = id * run;
-        for (int i = from; i < from + n; i++) {
-            sink.append(id, timestamps[i], values[i]);
-        }
+        sink.appendRun(id, timestamps, values, from, from + n);
     }
 
     private void grow(int id) {

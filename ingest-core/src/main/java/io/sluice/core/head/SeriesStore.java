@@ -269,6 +269,84 @@ final class SeriesStore implements AutoCloseable {
         return APPENDED;
     }
 
+    /**
+     * Appends a run of series {@code id}'s samples, {@code timestampsMs[from..to)} with
+     * {@code valueBits[from..to)} in the order received, with exactly the outcome of calling
+     * {@link #append} for each in turn: the same samples skipped (counted into {@code counts} by
+     * kind), the same chunk bytes, cuts, chunk end, min and max time. Returns how many were appended
+     * (also added to {@code counts.appended}).
+     *
+     * <p>Why: per sample, {@link #append} re-reads the struct, re-wraps the appender and re-checks the
+     * segment; a run keeps all of that in locals ({@link XorAppender#appendRun}) and does the struct
+     * work once per sub-run: between sub-runs it applies the append rules to a sample not after the
+     * last, cuts, or grows the block. A block for a run is sized from what is left of the run and the
+     * bytes per sample so far ({@link ChunkCutPolicy#grownRunCapacityBytes},
+     * {@link ChunkCutPolicy#nextChunkCapacityBytes}), so a long run skips most of the
+     * 64 -> 128 -> 256 -> 512 -> 1040 copies; the chunk bytes do not depend on the block size.
+     *
+     * <p>Readers see each sub-run's samples at once (one cursor publication), never a torn chunk. Shard thread.
+     */
+    int appendRun(int id, long[] timestampsMs, long[] valueBits, int from, int to, AppendCounts counts) {
+        MemorySegment s = page(id);
+        long b = base(id);
+        long state = b + XOR_STATE_OFFSET;
+        long maxTime = s.get(LONG, b + MAX_TIME_OFFSET);
+        long open = s.get(LONG, b + OPEN_CHUNK_OFFSET);
+        long chunkEnd = s.get(LONG, b + CHUNK_END_OFFSET);
+        if (open != ChunkHandle.NONE) {
+            wrapOpen(s, state, open);
+        }
+        int appended = 0;
+        int i = from;
+        while (i < to) {
+            long t = timestampsMs[i];
+            if (maxTime != NO_SAMPLES && t <= maxTime) {
+                counts.add(t < maxTime ? OUT_OF_ORDER : lastValueBits(id) == valueBits[i] ? DUPLICATE : DUPLICATE_TIMESTAMP);
+                i++;
+                continue;
+            }
+            if (open == ChunkHandle.NONE) {
+                open = replaceOpenBlock(s, b, ChunkHandle.NONE, chunks.allocate(ChunkCutPolicy.INITIAL_OPEN_CAPACITY_BYTES));
+                chunkEnd = ChunkCutPolicy.chunkRangeEndMs(t, chunkRangeMs);
+                if (maxTime == NO_SAMPLES) { // as in append: the series' first sample
+                    MIN_TIME.setOpaque(s, b + MIN_TIME_OFFSET, t);
+                }
+                wrapOpen(s, state, open);
+            }
+            int next = appender.appendRun(timestampsMs, valueBits, i, to, chunkEnd);
+            chunkEnd = appender.runChunkEndMs();
+            if (next > i) {
+                appended += next - i;
+                maxTime = timestampsMs[next - 1];
+                MAX_TIME.setOpaque(s, b + MAX_TIME_OFFSET, maxTime);
+                i = next;
+            }
+            int stop = appender.runStop();
+            if (stop == XorAppender.RUN_CUT) {
+                long fresh = chunks.allocate(ChunkCutPolicy.nextChunkCapacityBytes(appender.byteLength(), appender.numSamples(), to - i));
+                closeOpen(id, s, b, open, fresh);
+                open = fresh;
+                chunkEnd = ChunkCutPolicy.chunkRangeEndMs(timestampsMs[i], chunkRangeMs);
+                wrapOpen(s, state, open);
+            } else if (stop == XorAppender.RUN_FULL) {
+                int grown = ChunkCutPolicy.grownRunCapacityBytes(ChunkHandle.capacityBytes(open), appender.bitLength(),
+                        appender.numSamples(), appender.firstTimestampMs(), to - i);
+                open = replaceOpenBlock(s, b, open, chunks.copy(open, appender.byteLength(), grown));
+                wrapOpen(s, state, open);
+            } else if (stop == XorAppender.RUN_NOT_AFTER && timestampsMs[i] > maxTime) {
+                // The chunk's last timestamp is its series' max time, so the rules above take this sample;
+                // a struct where they differ is broken: fail instead of looping on it.
+                throw new IllegalStateException("series " + id + ": open chunk ends after the max time " + maxTime);
+            }
+        }
+        s.set(LONG, b + CHUNK_END_OFFSET, chunkEnd);
+        if (maxTime > newestTimestampMs) {
+            newestTimestampMs = maxTime;
+        }
+        counts.appended += appended;
+        return appended;
+    }
+
     private void wrapOpen(MemorySegment s, long state, long open) {
         appender.wrap(s, state, chunks.page(open), ChunkMemory.offset(open), ChunkHandle.capacityBytes(open));
     }

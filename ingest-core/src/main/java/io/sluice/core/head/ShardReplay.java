@@ -42,6 +42,8 @@ final class ShardReplay {
     private final ReplayProgress progress;
     private final ReplayListener listener;
     private final ReplayRuns runs;
+    /** Outcomes of replayed appends; replay keeps no per-outcome stats (as before runs), so only tests look. */
+    private final AppendCounts appendCounts = new AppendCounts();
     private byte[] labels = new byte[1024];
     // The stream of the last OFFSETS entry: every batch repeats the same few, so resolving them by name
     // (a String per entry) is done once per stream, not once per record.
@@ -57,7 +59,16 @@ final class ShardReplay {
         this.stats = stats;
         this.streams = streams;
         this.samplesDecoder = new SamplesRecord.Decoder(codecState);
-        this.runs = new ReplayRuns(RUN_BUFFER_BYTES, store::append);
+        this.runs = new ReplayRuns(RUN_BUFFER_BYTES, this::append);
+    }
+
+    /** A run of one sample (nothing buffered: very many series) takes the per-sample path, which has no run set-up to pay. */
+    private void append(int id, long[] timestampsMs, long[] valueBits, int from, int to) {
+        if (to - from == 1) {
+            appendCounts.add(store.append(id, timestampsMs[from], valueBits[from]));
+        } else {
+            store.appendRun(id, timestampsMs, valueBits, from, to, appendCounts);
+        }
     }
 
     void run() throws IOException {

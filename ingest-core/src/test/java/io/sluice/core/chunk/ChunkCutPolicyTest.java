@@ -127,6 +127,28 @@ class ChunkCutPolicyTest {
         assertThat(ChunkCutPolicy.closedCapacityBytes(160)).isEqualTo(160);
     }
 
+    @Test
+    void aRunSizesItsBlockOnTheLadderSkippingSteps() {
+        assertThat(ChunkCutPolicy.runCapacityBytes(0, 2, 0)).as("nothing expected: the first step").isEqualTo(64);
+        assertThat(ChunkCutPolicy.runCapacityBytes(0, 2, 200)).as("200 bytes + a worst-case sample + slack").isEqualTo(256);
+        assertThat(ChunkCutPolicy.runCapacityBytes(64, 40, 0)).as("a full block grows at least a step").isEqualTo(128);
+        assertThat(ChunkCutPolicy.runCapacityBytes(64, 40, 400)).as("one copy from 64 to 512").isEqualTo(512);
+        assertThat(ChunkCutPolicy.runCapacityBytes(64, 40, 5_000)).as("never above the largest").isEqualTo(1040);
+        assertThat(ChunkCutPolicy.runCapacityBytes(512, 480, 5)).isEqualTo(1040);
+        for (int more = 0; more < 1_200; more += 7) {
+            int capacity = ChunkCutPolicy.runCapacityBytes(0, 2, more);
+            assertThat(capacity).isIn(64, 128, 256, 512, 1040);
+            assertThat(capacity >= XorAppender.requiredCapacityBytes(2 + more) || capacity == 1040).isTrue();
+        }
+        long first = 1_700_000_000_000L; // a 6-byte varint: the first sample takes 112 bits
+        assertThat(ChunkCutPolicy.grownRunCapacityBytes(64, 16 + 112 + 9 * 20, 10, first, 100))
+                .as("100 more samples at 20 bits: 250 bytes, from 64 straight to 512").isEqualTo(512);
+        assertThat(ChunkCutPolicy.grownRunCapacityBytes(64, 16 + 112 + 9 * 20, 10, first, 3)).as("a short rest: one step").isEqualTo(128);
+        assertThat(ChunkCutPolicy.grownRunCapacityBytes(64, 16 + 112, 1, first, 100)).as("one sample: nothing to go by").isEqualTo(128);
+        assertThat(ChunkCutPolicy.nextChunkCapacityBytes(302, 120, 128)).as("as big as the chunk just cut").isEqualTo(512);
+        assertThat(ChunkCutPolicy.nextChunkCapacityBytes(302, 120, 10)).isEqualTo(64);
+    }
+
     private List<ClosedChunk> run(long[][] samples) {
         try (HeadChunkRecipe recipe = new HeadChunkRecipe(memory, DEFAULT_CHUNK_RANGE_MS)) {
             for (int i = 0; i < samples[0].length; i++) {

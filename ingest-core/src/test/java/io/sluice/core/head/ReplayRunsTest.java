@@ -13,10 +13,13 @@ import org.junit.jupiter.api.Test;
 class ReplayRunsTest {
     private static Map<Integer, List<Long>> feed(long budgetBytes, long seed, List<int[]> appendOrder) {
         Map<Integer, List<Long>> received = new HashMap<>();
-        ReplayRuns runs = new ReplayRuns(budgetBytes, (id, t, v) -> {
-            received.computeIfAbsent(id, k -> new ArrayList<>()).add(t);
-            assertThat(v).isEqualTo(t * 31);
-            appendOrder.add(new int[] {id});
+        ReplayRuns runs = new ReplayRuns(budgetBytes, (id, ts, vs, from, to) -> {
+            assertThat(to).isGreaterThan(from);
+            for (int i = from; i < to; i++) {
+                received.computeIfAbsent(id, k -> new ArrayList<>()).add(ts[i]);
+                assertThat(vs[i]).isEqualTo(ts[i] * 31);
+                appendOrder.add(new int[] {id});
+            }
         });
         SplittableRandom random = new SplittableRandom(seed);
         long[] next = new long[5_000];
