@@ -7,11 +7,8 @@ import static io.sluice.core.head.persist.ChunkFileDescriptor.FILE_HEADER_BYTES;
 import io.sluice.core.chunk.ChunkMemory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -22,7 +19,10 @@ import java.util.zip.CRC32C;
 /**
  * Checks a shard's chunk files while it loads a checkpoint, without mapping them: each file is
  * read once, front to back, with positional reads into one {@value #READ_BYTES}-byte buffer
- * (page cache, not process RSS), and every entry's CRC is verified. The scan stops at the first
+ * (not process RSS), and every entry's CRC is verified. The reads bypass the page cache
+ * ({@code O_DIRECT}, {@link DirectReads}) where the file system allows it: the pass needs each
+ * byte once, and filling the page cache with gigabytes of chunk files cost more system CPU than
+ * the disk took to read them. The scan stops at the first
  * hole (zeros: the end of what was written) or at an entry whose length is impossible (nothing
  * after it can be found); an entry with a bad CRC is noted and skipped. A checkpoint's ref is sound
  * when an intact entry of its series starts there. Remembers per file only the entries' offsets,
@@ -31,15 +31,30 @@ import java.util.zip.CRC32C;
  * <p>Threads: one (the shard thread during start).
  */
 public final class ChunkFileSet implements AutoCloseable {
-    private static final int READ_BYTES = 1 << 20;
+    /** Bytes per read: large reads keep several requests in flight on the device (direct reads are synchronous). */
+    static final int READ_BYTES = 4 << 20;
 
     private final Path directory;
+    private final boolean directReads;
     private final Map<Integer, Scan> scans = new HashMap<>();
     private final CRC32C crc = new CRC32C();
     private ByteBuffer buffer; // allocated at the first scan
+    private int filesReadDirect;
 
+    /** Checks the chunk files of {@code directory}, read with {@code O_DIRECT} where the file system allows it. */
     public ChunkFileSet(Path directory) {
+        this(directory, true);
+    }
+
+    /** As {@link #ChunkFileSet(Path)}; {@code directReads} false reads through the page cache (tests compare both). */
+    ChunkFileSet(Path directory, boolean directReads) {
         this.directory = directory;
+        this.directReads = directReads;
+    }
+
+    /** Files whose scan read every byte with {@code O_DIRECT} (none where the file system refuses it). */
+    public int filesReadDirect() {
+        return filesReadDirect;
     }
 
     /** Indexes of the chunk files in {@code directory}, ascending (empty if it does not exist). */
@@ -112,35 +127,37 @@ public final class ChunkFileSet implements AutoCloseable {
             return scan;
         }
         if (buffer == null) {
-            buffer = ByteBuffer.allocateDirect(READ_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+            buffer = DirectReads.buffer(READ_BYTES);
         }
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-            long size = channel.size();
+        try (DirectReads reads = DirectReads.open(path, directReads)) {
+            long size = reads.size();
             scan.size = size;
-            ByteBuffer b = buffer.clear();
+            ByteBuffer b = buffer;
             long bufferStart = 0;
-            fill(channel, b, bufferStart);
-            if (b.limit() < FILE_HEADER_BYTES || b.getInt(0) != ChunkFileDescriptor.MAGIC) {
+            reads.fill(b, bufferStart);
+            int readable = b.limit(); // bytes read into b; the CRC below moves the limit
+            if (readable < FILE_HEADER_BYTES || b.getInt(0) != ChunkFileDescriptor.MAGIC) {
                 scan.headerProblem = "chunk file " + path + " has no valid header (position 0)";
                 return scan;
             }
             long at = FILE_HEADER_BYTES;
             while (true) {
                 int rel = (int) (at - bufferStart);
-                if (rel + ENTRY_HEADER_BYTES + ChunkMemory.MAX_BLOCK_BYTES > b.limit() && bufferStart + b.limit() < size) {
-                    bufferStart = at; // refill from this entry on: an entry is never split across reads
-                    b.clear();
-                    fill(channel, b, bufferStart);
-                    rel = 0;
+                if (rel + ENTRY_HEADER_BYTES + ChunkMemory.MAX_BLOCK_BYTES > readable && bufferStart + readable < size) {
+                    // refill from the aligned block holding this entry: an entry is never split across reads
+                    bufferStart = at & -DirectReads.ALIGNMENT_BYTES;
+                    reads.fill(b, bufferStart);
+                    readable = b.limit();
+                    rel = (int) (at - bufferStart);
                 }
-                if (rel + ENTRY_HEADER_BYTES > b.limit()) {
+                if (rel + ENTRY_HEADER_BYTES > readable) {
                     break; // the file ends
                 }
                 int length = b.getInt(rel + ChunkFileDescriptor.LENGTH_OFFSET);
                 if (length == 0 && b.getInt(rel + CRC_OFFSET) == 0) {
                     break; // a hole: nothing was written from here on
                 }
-                if (length < 1 || length > ChunkMemory.MAX_BLOCK_BYTES || rel + ENTRY_HEADER_BYTES + length > b.limit()) {
+                if (length < 1 || length > ChunkMemory.MAX_BLOCK_BYTES || rel + ENTRY_HEADER_BYTES + length > readable) {
                     scan.damaged(at, "chunk file " + path + " position " + at + ": chunk length " + length
                             + " is impossible or past the end");
                     break;
@@ -149,7 +166,7 @@ public final class ChunkFileSet implements AutoCloseable {
                 crc.update(b.limit(rel + CRC_OFFSET).position(rel));
                 b.limit(b.capacity());
                 crc.update(b.limit(rel + ENTRY_HEADER_BYTES + length).position(rel + ENTRY_HEADER_BYTES));
-                b.limit((int) Math.min(b.capacity(), size - bufferStart)).position(0);
+                b.limit(readable).position(0);
                 int stored = b.getInt(rel + CRC_OFFSET);
                 if ((int) crc.getValue() != stored) {
                     scan.damagedEntries.put(at, String.format("chunk file %s position %d: CRC32C mismatch (stored %08x, computed %08x)",
@@ -161,18 +178,9 @@ public final class ChunkFileSet implements AutoCloseable {
                 at += ChunkFileDescriptor.entryBytes(length);
             }
             scan.end = at;
+            filesReadDirect += reads.isDirect() ? 1 : 0;
         }
         return scan;
-    }
-
-    /** Reads from {@code position} until the buffer is full or the file ends; leaves [0, bytes read) readable. */
-    private static void fill(FileChannel channel, ByteBuffer b, long position) throws IOException {
-        while (b.hasRemaining()) {
-            if (channel.read(b, position + b.position()) < 0) {
-                break;
-            }
-        }
-        b.flip();
     }
 
     @Override
