@@ -63,8 +63,8 @@ class ChunkFileSetDirectReadTest {
     void damageAnywhereIsFoundWithFileAndPositionByTheDirectPass() throws IOException {
         List<Long> refs = writeChunks(45_000);
         List<Long> damaged = new ArrayList<>();
-        damaged.add(firstRefAfter(refs, 0, ChunkFileSet.READ_BYTES + 3 * 4096L)); // in the second read
-        damaged.add(straddling(refs, 0, 2 * (long) ChunkFileSet.READ_BYTES));      // across a read boundary
+        damaged.add(firstRefAfter(refs, 0, ChunkFileScanner.READ_BYTES + 3 * 4096L)); // in the second read
+        damaged.add(straddling(refs, 0, 2 * (long) ChunkFileScanner.READ_BYTES));      // across a read boundary
         damaged.add(straddling(refs, 1, 5 * 4096L));                              // across a block boundary
         damaged.add(lastRefOf(refs, 0));                                          // in a full file's last, partial block
         damaged.add(refs.get(refs.size() - 2));                                   // near the end of the last file
@@ -79,6 +79,30 @@ class ChunkFileSetDirectReadTest {
             }
         }
         assertSameVerdicts(refs);
+    }
+
+    @Test
+    void scanningAheadOnABackgroundThreadGivesTheVerdictsOfScanningOnDemand() throws IOException {
+        List<Long> refs = writeChunks(45_000);
+        flipByteOfPayload(refs.get(20_000));
+        flipByteOfPayload(lastRefOf(refs, 1));
+        try (ChunkFileSet ahead = ChunkFileSet.scanningAhead(dir); ChunkFileSet onDemand = new ChunkFileSet(dir)) {
+            for (int i = refs.size() - 1; i >= 0; i--) { // the last file first: the owner waits for the thread's later results
+                long ref = refs.get(i);
+                assertThat(ahead.check(ref, i)).as(ChunkFileDescriptor.toString(ref)).isEqualTo(onDemand.check(ref, i));
+            }
+            assertThat(ahead.check(refs.get(20_000), 20_000)).contains("CRC32C mismatch");
+            long missing = ChunkFileDescriptor.ref(9, ChunkFileDescriptor.FILE_HEADER_BYTES); // not listed: checked on demand
+            assertThat(ahead.check(missing, 0)).isEqualTo("chunk file " + ChunkFileDescriptor.path(dir, 9) + " is missing");
+        }
+    }
+
+    @Test
+    void closeStopsTheBackgroundScan() throws IOException {
+        writeChunks(45_000);
+        ChunkFileSet ahead = ChunkFileSet.scanningAhead(dir);
+        ahead.close();
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().equals("sluice-chunk-scan"));
     }
 
     @Test
