@@ -80,24 +80,29 @@ final class ChunkFileScanner {
                             + " is impossible or past the end");
                     break;
                 }
-                crc.reset();
-                crc.update(b.limit(rel + CRC_OFFSET).position(rel));
-                b.limit(b.capacity());
-                crc.update(b.limit(rel + ENTRY_HEADER_BYTES + length).position(rel + ENTRY_HEADER_BYTES));
+                verifyEntry(scan, b, rel, at, length);
                 b.limit(readable).position(0);
-                int stored = b.getInt(rel + CRC_OFFSET);
-                if ((int) crc.getValue() != stored) {
-                    scan.damagedEntries.put(at, String.format("chunk file %s position %d: CRC32C mismatch (stored %08x, computed %08x)",
-                            path, at, stored, (int) crc.getValue()));
-                } else {
-                    scan.add(at, b.getInt(rel + ChunkFileDescriptor.SERIES_ID_OFFSET),
-                            b.getShort(rel + ChunkFileDescriptor.NUM_SAMPLES_OFFSET));
-                }
                 at += ChunkFileDescriptor.entryBytes(length);
             }
             scan.end = at;
             scan.readDirect = reads.isDirect();
         }
         return scan;
+    }
+
+    /** Checks the CRC of the entry at {@code b[rel]} (file position {@code at}); notes it as intact or damaged. Moves b's limit. */
+    private void verifyEntry(ChunkFileScan scan, ByteBuffer b, int rel, long at, int length) {
+        crc.reset();
+        crc.update(b.limit(rel + CRC_OFFSET).position(rel));
+        b.limit(b.capacity());
+        crc.update(b.limit(rel + ENTRY_HEADER_BYTES + length).position(rel + ENTRY_HEADER_BYTES));
+        int stored = b.getInt(rel + CRC_OFFSET);
+        if ((int) crc.getValue() != stored) {
+            scan.damagedEntries.put(at, String.format("chunk file %s position %d: CRC32C mismatch (stored %08x, computed %08x)",
+                    scan.path, at, stored, (int) crc.getValue()));
+        } else {
+            scan.add(at, b.getInt(rel + ChunkFileDescriptor.SERIES_ID_OFFSET),
+                    b.getShort(rel + ChunkFileDescriptor.NUM_SAMPLES_OFFSET));
+        }
     }
 }
