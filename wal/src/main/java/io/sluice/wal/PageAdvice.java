@@ -21,6 +21,8 @@ import java.util.Optional;
  */
 final class PageAdvice {
     static final int SEQUENTIAL = 2;
+    /** Starts reading the range into the page cache now (asynchronously); maps nothing into the process. */
+    static final int WILLNEED = 3;
     static final int DONTNEED = 4;
     /** The smallest page size of the platforms this runs on; ranges are aligned to it inward. */
     static final long PAGE_BYTES = 4096;

@@ -31,7 +31,9 @@ import java.nio.file.Path;
  * segment it drops the pages it has gone past from the process' resident set every
  * 4 MiB ({@code madvise(MADV_DONTNEED)}, {@link MappedSegment#releaseBehind}): a replay then
  * holds at most a few MiB of WAL pages resident, not a whole segment (the data stays in the page
- * cache). {@link #releasedBytes()} counts what was dropped. The accessors describe the current record and are valid until
+ * cache). {@link #releasedBytes()} counts what was dropped. Ahead of it, the reader keeps
+ * {@code madvise(MADV_WILLNEED)} requests 32 MiB in front ({@link MappedSegment#readAhead}), so
+ * on a cold cache the disk reads before the reader faults. The accessors describe the current record and are valid until
  * the next call to {@code next()}; {@link #mapping()} may change on each call.
  */
 public final class WalReader implements AutoCloseable {
@@ -130,6 +132,7 @@ public final class WalReader implements AutoCloseable {
         int frameLength = segment.frameLength(offset);
         recordOffset = offset;
         segment.releaseBehind(offset); // only whole pages below this record
+        segment.readAhead(offset);
         recordPosition = WalPosition.of(segmentIndex, offset);
         type = segment.type(offset);
         payloadLength = frameLength - RecordDescriptor.HEADER_LENGTH;

@@ -33,7 +33,8 @@ import java.util.stream.Stream;
  *
  * <p><b>Start</b> ({@link #restore}): the newest checkpoint whose every block and every referenced
  * chunk passes its CRC is loaded, and replay starts at its position. The chunk files are checked
- * with positional reads ({@link ChunkFileSet}) and mapped read-only; closed chunks are listed by
+ * with positional reads ({@link ChunkFileSet}, by a background thread that starts when there is
+ * a checkpoint to load, while the shard thread checks the checkpoint) and mapped read-only; closed chunks are listed by
  * reference, not copied. If none does: the whole WAL
  * is replayed when it still starts at segment 0; otherwise the shard's persisted data cannot be
  * rebuilt, so it is discarded, the shard starts empty with no watermarks, and the Kafka layer
@@ -319,8 +320,11 @@ final class ShardCheckpoints implements AutoCloseable {
         List<String> damage = new ArrayList<>();
         long loaded = -1;
         mapChunkFiles();
-        try (ChunkFileSet files = new ChunkFileSet(chunksDirectory)) {
-            for (var candidate : list().descendingMap().entrySet()) {
+        TreeMap<Long, Path> candidates = list();
+        // With a checkpoint to check, its chunk files' CRC pass (disk-bound) starts now, beside the checkpoint's own (CPU)
+        try (ChunkFileSet files = candidates.isEmpty() ? new ChunkFileSet(chunksDirectory)
+                : ChunkFileSet.scanningAhead(chunksDirectory)) {
+            for (var candidate : candidates.descendingMap().entrySet()) {
                 String problem = examine(candidate.getValue(), wal, files);
                 if (problem == null) {
                     loaded = load(candidate.getValue(), files);

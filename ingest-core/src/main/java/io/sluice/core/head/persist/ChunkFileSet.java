@@ -1,47 +1,99 @@
 package io.sluice.core.head.persist;
 
-import static io.sluice.core.head.persist.ChunkFileDescriptor.CRC_OFFSET;
 import static io.sluice.core.head.persist.ChunkFileDescriptor.ENTRY_HEADER_BYTES;
-import static io.sluice.core.head.persist.ChunkFileDescriptor.FILE_HEADER_BYTES;
 
-import io.sluice.core.chunk.ChunkMemory;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.stream.Stream;
-import java.util.zip.CRC32C;
 
 /**
  * Checks a shard's chunk files while it loads a checkpoint, without mapping them: each file is
- * read once, front to back, with positional reads into one {@value #READ_BYTES}-byte buffer
- * (page cache, not process RSS), and every entry's CRC is verified. The scan stops at the first
- * hole (zeros: the end of what was written) or at an entry whose length is impossible (nothing
- * after it can be found); an entry with a bad CRC is noted and skipped. A checkpoint's ref is sound
- * when an intact entry of its series starts there. Remembers per file only the entries' offsets,
- * series ids and sample counts (10 bytes per chunk) until {@link #close()}.
+ * read once and every entry's CRC verified ({@link ChunkFileScanner}: {@code O_DIRECT} reads,
+ * since the pass needs each byte once and filling the page cache with gigabytes of chunk files
+ * cost more system CPU than the disk took to read them). A checkpoint's ref is sound when an
+ * intact entry of its series starts there. Remembers per file only the entries' offsets, series
+ * ids and sample counts (10 bytes per chunk) until {@link #close()}.
  *
- * <p>Threads: one (the shard thread during start).
+ * <p>Scanning ahead ({@link #scanningAhead}): a background thread scans every chunk file present,
+ * in index order, while the owner verifies and walks the checkpoint; {@link #check} waits for the
+ * file it needs. The pass is disk-bound, the checkpoint walk CPU-bound: they overlap. The results
+ * are those of a scan on demand (same scanner, same files).
+ *
+ * <p>Threads: one owner (the shard thread during start) calls everything; the background thread
+ * only scans and hands each result over through a future. {@link #close()} stops and joins it.
  */
 public final class ChunkFileSet implements AutoCloseable {
-    private static final int READ_BYTES = 1 << 20;
-
     private final Path directory;
-    private final Map<Integer, Scan> scans = new HashMap<>();
-    private final CRC32C crc = new CRC32C();
-    private ByteBuffer buffer; // allocated at the first scan
-    private long lastCheckedRef = ChunkFileDescriptor.NO_REF; // the last ref check passed, and its samples
+    private final boolean directReads;
+    // Owner thread.
+    private final Map<Integer, ChunkFileScan> scans = new HashMap<>();
+    private ChunkFileScanner scanner; // for files not scanned ahead; created when first needed
+    // Built before the background thread starts, then only read; the futures are completed by it.
+    private final TreeMap<Integer, CompletableFuture<ChunkFileScan>> ahead = new TreeMap<>();
+    private Thread background;
+    private volatile boolean closed;
+    private long lastCheckedRef = ChunkFileDescriptor.NO_REF; // owner: the last ref check passed, and its samples
     private int lastCheckedSamples;
 
+    /** Checks the chunk files of {@code directory} on demand, read with {@code O_DIRECT} where the file system allows it. */
     public ChunkFileSet(Path directory) {
+        this(directory, true);
+    }
+
+    /** As {@link #ChunkFileSet(Path)}; {@code directReads} false reads through the page cache (tests compare both). */
+    ChunkFileSet(Path directory, boolean directReads) {
         this.directory = directory;
+        this.directReads = directReads;
+    }
+
+    /** Checks the chunk files of {@code directory}, all of which a background thread starts scanning now. */
+    public static ChunkFileSet scanningAhead(Path directory) throws IOException {
+        return scanningAhead(directory, true);
+    }
+
+    static ChunkFileSet scanningAhead(Path directory, boolean directReads) throws IOException {
+        ChunkFileSet set = new ChunkFileSet(directory, directReads);
+        for (int index : list(directory)) {
+            set.ahead.put(index, new CompletableFuture<>());
+        }
+        if (!set.ahead.isEmpty()) {
+            set.background = Thread.ofPlatform().daemon().name("sluice-chunk-scan").start(set::scanAhead);
+        }
+        return set;
+    }
+
+    /** The background thread: scans every listed file in order, until closed. */
+    private void scanAhead() {
+        ChunkFileScanner own = new ChunkFileScanner(directReads);
+        for (var entry : ahead.entrySet()) {
+            if (closed) {
+                entry.getValue().cancel(false);
+                continue;
+            }
+            try {
+                entry.getValue().complete(own.scan(ChunkFileDescriptor.path(directory, entry.getKey())));
+            } catch (IOException | RuntimeException e) {
+                entry.getValue().completeExceptionally(e); // thrown to the owner when it needs this file
+            }
+        }
+    }
+
+    /** Files whose scan (among those used so far) read every byte with {@code O_DIRECT}. Owner thread. */
+    public int filesReadDirect() {
+        int n = 0;
+        for (ChunkFileScan scan : scans.values()) {
+            n += scan.readDirect ? 1 : 0;
+        }
+        return n;
     }
 
     /** Indexes of the chunk files in {@code directory}, ascending (empty if it does not exist). */
@@ -65,7 +117,7 @@ public final class ChunkFileSet implements AutoCloseable {
      * belongs to {@code seriesId}. Returns null when it is sound, else why not (with file and position).
      */
     public String check(long ref, int seriesId) throws IOException {
-        Scan scan = scan(ChunkFileDescriptor.fileIndex(ref));
+        ChunkFileScan scan = scan(ChunkFileDescriptor.fileIndex(ref));
         long at = ChunkFileDescriptor.offset(ref);
         if (scan.headerProblem != null) {
             return scan.headerProblem;
@@ -100,167 +152,58 @@ public final class ChunkFileSet implements AutoCloseable {
         if (ref == lastCheckedRef) {
             return lastCheckedSamples;
         }
-        Scan scan = scan(ChunkFileDescriptor.fileIndex(ref));
+        ChunkFileScan scan = scan(ChunkFileDescriptor.fileIndex(ref));
         return scan.samples[scan.find(ChunkFileDescriptor.offset(ref))] & 0xFFFF;
     }
 
-    private Scan scan(int index) throws IOException {
-        Scan scan = scans.get(index);
+    private ChunkFileScan scan(int index) throws IOException {
+        ChunkFileScan scan = scans.get(index);
         if (scan == null) {
-            scan = read(index);
+            CompletableFuture<ChunkFileScan> scanned = ahead.get(index);
+            if (scanned != null) {
+                scan = await(scanned);
+            } else {
+                if (scanner == null) {
+                    scanner = new ChunkFileScanner(directReads);
+                }
+                scan = scanner.scan(ChunkFileDescriptor.path(directory, index));
+            }
             scans.put(index, scan);
         }
         return scan;
     }
 
-    private Scan read(int index) throws IOException {
-        Path path = ChunkFileDescriptor.path(directory, index);
-        Scan scan = new Scan(path);
-        if (!Files.isRegularFile(path)) {
-            scan.headerProblem = "chunk file " + path + " is missing";
-            return scan;
-        }
-        if (buffer == null) {
-            buffer = ByteBuffer.allocateDirect(READ_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        }
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-            long size = channel.size();
-            scan.size = size;
-            ByteBuffer b = buffer.clear();
-            long bufferStart = 0;
-            fill(channel, b, bufferStart);
-            if (b.limit() < FILE_HEADER_BYTES || b.getInt(0) != ChunkFileDescriptor.MAGIC) {
-                scan.headerProblem = "chunk file " + path + " has no valid header (position 0)";
-                return scan;
+    private static ChunkFileScan await(CompletableFuture<ChunkFileScan> scanned) throws IOException {
+        try {
+            return scanned.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for a chunk file's CRC pass");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw new IOException(io.getMessage(), io);
             }
-            long at = FILE_HEADER_BYTES;
-            while (true) {
-                int rel = (int) (at - bufferStart);
-                if (rel + ENTRY_HEADER_BYTES + ChunkMemory.MAX_BLOCK_BYTES > b.limit() && bufferStart + b.limit() < size) {
-                    bufferStart = at; // refill from this entry on: an entry is never split across reads
-                    b.clear();
-                    fill(channel, b, bufferStart);
-                    rel = 0;
-                }
-                if (rel + ENTRY_HEADER_BYTES > b.limit()) {
-                    break; // the file ends
-                }
-                int length = b.getInt(rel + ChunkFileDescriptor.LENGTH_OFFSET);
-                if (length == 0 && b.getInt(rel + CRC_OFFSET) == 0) {
-                    break; // a hole: nothing was written from here on
-                }
-                if (length < 1 || length > ChunkMemory.MAX_BLOCK_BYTES || rel + ENTRY_HEADER_BYTES + length > b.limit()) {
-                    scan.damaged(at, "chunk file " + path + " position " + at + ": chunk length " + length
-                            + " is impossible or past the end");
-                    break;
-                }
-                crc.reset();
-                crc.update(b.limit(rel + CRC_OFFSET).position(rel));
-                b.limit(b.capacity());
-                crc.update(b.limit(rel + ENTRY_HEADER_BYTES + length).position(rel + ENTRY_HEADER_BYTES));
-                b.limit((int) Math.min(b.capacity(), size - bufferStart)).position(0);
-                int stored = b.getInt(rel + CRC_OFFSET);
-                if ((int) crc.getValue() != stored) {
-                    scan.damagedEntries.put(at, String.format("chunk file %s position %d: CRC32C mismatch (stored %08x, computed %08x)",
-                            path, at, stored, (int) crc.getValue()));
-                } else {
-                    scan.add(at, b.getInt(rel + ChunkFileDescriptor.SERIES_ID_OFFSET),
-                            b.getShort(rel + ChunkFileDescriptor.NUM_SAMPLES_OFFSET));
-                }
-                at += ChunkFileDescriptor.entryBytes(length);
+            if (cause instanceof UncheckedIOException io) {
+                throw new IOException(io.getMessage(), io);
             }
-            scan.end = at;
+            throw new IllegalStateException("chunk file scan failed", cause);
         }
-        return scan;
     }
 
-    /** Reads from {@code position} until the buffer is full or the file ends; leaves [0, bytes read) readable. */
-    private static void fill(FileChannel channel, ByteBuffer b, long position) throws IOException {
-        while (b.hasRemaining()) {
-            if (channel.read(b, position + b.position()) < 0) {
-                break;
-            }
-        }
-        b.flip();
-    }
-
+    /** Stops the background scan (after the file it is in) and waits for it; forgets every result. Owner thread. */
     @Override
     public void close() {
+        closed = true;
+        if (background != null) {
+            try {
+                background.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // it stops by itself after its current file
+            }
+            background = null;
+        }
         scans.clear();
-        buffer = null;
-    }
-
-    /** The intact entries of one file, in file order. */
-    private static final class Scan {
-        final Path path;
-        String headerProblem;  // the file is missing or has no header: every ref into it is damaged
-        String problem;        // the entry the scan stopped at, if its length was impossible
-        final Map<Long, String> damagedEntries = new HashMap<>(); // entries with a bad CRC (skipped)
-        long problemPosition = Long.MAX_VALUE;
-        long end;              // where the scan stopped
-        long size;             // the file's size
-        int count;
-        int[] offsets = new int[1024];
-        int[] series = new int[1024];
-        short[] samples = new short[1024];
-
-        Scan(Path path) {
-            this.path = path;
-        }
-
-        void add(long offset, int seriesId, short numSamples) {
-            if (count == offsets.length) {
-                offsets = Arrays.copyOf(offsets, count * 2);
-                series = Arrays.copyOf(series, count * 2);
-                samples = Arrays.copyOf(samples, count * 2);
-            }
-            offsets[count] = (int) offset;
-            series[count] = seriesId;
-            samples[count] = numSamples;
-            count++;
-        }
-
-        void damaged(long at, String why) {
-            problem = why;
-            problemPosition = at;
-        }
-
-        /**
-         * The index of the entry starting at {@code offset}, or -1. Entries are similar in size, so the
-         * position is guessed from the file's average entry and the search gallops from there: a few
-         * probes instead of a binary search's ~20 cache misses per chunk ref of a restore.
-         */
-        int find(long offset) {
-            if (offset > Integer.MAX_VALUE || count == 0) {
-                return -1;
-            }
-            int key = (int) offset;
-            long span = (long) offsets[count - 1] - offsets[0];
-            int guess = span <= 0 ? 0 : (int) Math.min(count - 1, Math.max(0, (key - (long) offsets[0]) * (count - 1) / span));
-            int lo;
-            int hi;
-            if (offsets[guess] <= key) {
-                lo = guess;
-                int step = 1;
-                hi = guess + step;
-                while (hi < count && offsets[hi] <= key) {
-                    lo = hi;
-                    step <<= 1;
-                    hi = guess + step;
-                }
-                hi = Math.min(hi, count);
-            } else {
-                hi = guess;
-                int step = 1;
-                lo = guess - step;
-                while (lo > 0 && offsets[lo] > key) {
-                    hi = lo;
-                    step <<= 1;
-                    lo = guess - step;
-                }
-                lo = Math.max(lo, 0);
-            }
-            return Math.max(-1, Arrays.binarySearch(offsets, lo, hi, key)); // offsets[lo] <= key < offsets[hi] when found
-        }
+        scanner = null;
     }
 }

@@ -1,0 +1,106 @@
+package io.sluice.wal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A reader asks the kernel to read ahead of it ({@code MADV_WILLNEED}): with the segment evicted
+ * from the page cache first, once the reader is a few MiB in, the file's pages 12–28 MiB in front
+ * of it are in the page cache (the kernel's own fault read-ahead stops well short of that), and
+ * they are not in the process' resident set (read-ahead maps nothing). Every record comes back as
+ * written.
+ */
+class WalReaderReadAheadTest {
+    private static final long SEED = 0x5EED_0043L;
+    private static final int RECORD_BYTES = 64 << 10;
+    private static final int POSIX_FADV_DONTNEED = 4;
+    private static final int O_RDONLY = 0;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theDiskReadsAheadOfTheReaderAndTheRecordsAreUnchanged() throws Throwable {
+        assumeTrue(WalTesting.canMeasureResidency(), "Linux with madvise");
+        SplittableRandom random = new SplittableRandom(SEED);
+        List<WalTesting.Rec> written;
+        try (Wal wal = Wal.open(WalOptions.builder(dir).segmentSizeBytes(64 << 20).build())) {
+            written = WalTesting.appendMany(wal, random, 900, RECORD_BYTES); // ~57 MiB in one segment
+            wal.sync();
+        }
+        evictFromPageCache(SegmentDescriptor.path(dir, 0));
+        int count = 0;
+        long checkedAt = -1;
+        try (WalReader reader = WalReader.openFirst(dir)) {
+            while (reader.next()) {
+                WalTesting.Rec expected = written.get(count++);
+                byte[] payload = expected.payload();
+                assertThat(MemorySegment.mismatch(reader.mapping(), reader.payloadOffset(), reader.payloadOffset() + reader.payloadLength(),
+                        MemorySegment.ofArray(payload), 0, payload.length)).as("record %d (seed %d)", count, SEED).isEqualTo(-1L);
+                if (checkedAt < 0 && reader.payloadOffset() > (5 << 20)) {
+                    checkedAt = reader.payloadOffset();
+                    MemorySegment ahead = reader.mapping().asSlice((checkedAt + (12 << 20)) & -4096, 16 << 20);
+                    assertThat(pagesInPageCache(ahead)).as("pages 12-28 MiB ahead of the reader in the page cache")
+                            .isEqualTo(ahead.byteSize() / 4096);
+                    assertThat(WalTesting.residentBytes(reader.mapping().address())).as("resident bytes of the mapping")
+                            .isLessThan(12L << 20);
+                }
+            }
+        }
+        assertThat(count).isEqualTo(written.size());
+        assertThat(checkedAt).isPositive();
+    }
+
+    /** Drops the file's (clean) pages from the page cache: {@code posix_fadvise(POSIX_FADV_DONTNEED)}. */
+    private static void evictFromPageCache(Path file) throws Throwable {
+        Linker linker = Linker.nativeLinker();
+        MethodHandle open = linker.downcallHandle(linker.defaultLookup().find("open").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+        MethodHandle fadvise = linker.downcallHandle(linker.defaultLookup().find("posix_fadvise").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                        ValueLayout.JAVA_INT));
+        MethodHandle close = linker.downcallHandle(linker.defaultLookup().find("close").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+        try (Arena arena = Arena.ofConfined()) {
+            int fd = (int) open.invokeExact(arena.allocateFrom(file.toString()), O_RDONLY);
+            assertThat(fd).as("open " + file).isNotNegative();
+            int result = (int) fadvise.invokeExact(fd, 0L, 0L, POSIX_FADV_DONTNEED);
+            int closed = (int) close.invokeExact(fd);
+            assertThat(result).isZero();
+            assertThat(closed).isZero();
+        }
+    }
+
+    /** Pages of {@code range} (page-aligned) present in the page cache: {@code mincore(2)}. */
+    private static long pagesInPageCache(MemorySegment range) throws Throwable {
+        Linker linker = Linker.nativeLinker();
+        MethodHandle mincore = linker.downcallHandle(linker.defaultLookup().find("mincore").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS));
+        int pages = (int) (range.byteSize() / 4096);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment vector = arena.allocate(pages);
+            int result = (int) mincore.invokeExact(MemorySegment.ofAddress(range.address()), range.byteSize(), vector);
+            if (result != 0) {
+                throw new IOException("mincore failed");
+            }
+            long present = 0;
+            for (int i = 0; i < pages; i++) {
+                present += vector.get(ValueLayout.JAVA_BYTE, i) & 1;
+            }
+            return present;
+        }
+    }
+}
