@@ -42,6 +42,7 @@ final class ShardReplay {
     private final ReplayProgress progress;
     private final ReplayListener listener;
     private final ReplayRuns runs;
+    private final SamplesRecord.Sink toRuns;   // runs::add, made once (no allocation per record)
     private byte[] labels = new byte[1024];
     // The stream of the last OFFSETS entry: every batch repeats the same few, so resolving them by name
     // (a String per entry) is done once per stream, not once per record.
@@ -58,6 +59,7 @@ final class ShardReplay {
         this.streams = streams;
         this.samplesDecoder = new SamplesRecord.Decoder(codecState);
         this.runs = new ReplayRuns(RUN_BUFFER_BYTES, store::append);
+        this.toRuns = runs::add;
     }
 
     void run() throws IOException {
@@ -109,11 +111,7 @@ final class ShardReplay {
 
     private boolean replaySamples(MemorySegment m, long off, int len, int walSegment) {
         samplesDecoder.wrap(m, off, len, walSegment);
-        long samples = 0;
-        while (samplesDecoder.next(store.count() - 1)) {
-            runs.add(samplesDecoder.seriesId(), samplesDecoder.timestamp(), samplesDecoder.valueBits());
-            samples++;
-        }
+        int samples = samplesDecoder.decodeAll(toRuns, store.count() - 1);
         stats.add(ShardStats.Counter.REPLAYED_SAMPLES, samples);
         return !samplesDecoder.isMalformed();
     }

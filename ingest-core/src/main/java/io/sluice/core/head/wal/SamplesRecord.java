@@ -77,7 +77,17 @@ public final class SamplesRecord {
         }
     }
 
-    /** Reads SAMPLES records; one per replaying thread, reusable. */
+    /** Where {@link Decoder#decodeAll} delivers a record's samples, in record order. */
+    @FunctionalInterface
+    public interface Sink {
+        void accept(int seriesId, long timestampMs, long valueBits);
+    }
+
+    /**
+     * Reads SAMPLES records; one per replaying thread, reusable. Two ways to read a wrapped record,
+     * same samples, same state afterwards: {@link #decodeAll} (replay's path: a tight loop) and
+     * {@link #next} (one entry per call; the reference the loop is tested against).
+     */
     public static final class Decoder {
         private final SeriesCodecState state;
         private final RecordCursor cursor = new RecordCursor();
@@ -94,6 +104,112 @@ public final class SamplesRecord {
             state.enterSegment(walSegmentIndex);
             timestamp = cursor.readSigned();
             seriesId = -1;
+        }
+
+        /**
+         * Delivers every entry of the wrapped record to {@code sink}, in order; returns how many.
+         * Stops early, with {@link #isMalformed()} set, at the first entry that does not decode (ids
+         * above {@code maxSeriesId} are malformed): the entries before it are delivered, as with
+         * {@link #next}. Allocates nothing.
+         *
+         * <p>The common entry (varints of at most 7 bytes, valid control byte) is decoded by
+         * {@link #decodeRun} from the cursor's array with everything in locals; any other entry goes
+         * through {@link #next}, which has every check, and the loop resumes after it.
+         */
+        public int decodeAll(Sink sink, int maxSeriesId) {
+            int count = 0;
+            while (true) {
+                count += decodeRun(sink, maxSeriesId);
+                if (!next(maxSeriesId)) {
+                    return count;
+                }
+                sink.accept(seriesId, timestamp, valueBits);
+                count++;
+            }
+        }
+
+        /**
+         * Decodes entries until the record ends or an entry needs {@link #next}'s checks; leaves the
+         * cursor at that entry. An entry is read in full (the cursor's slack keeps the reads in the
+         * array) and only then checked to end inside the payload; nothing is delivered or updated
+         * before that check, so a truncated entry has no effect, and {@link #next} reports it.
+         */
+        private int decodeRun(Sink sink, int maxSeriesId) {
+            if (cursor.isMalformed()) {
+                return 0;
+            }
+            byte[] buf = cursor.array();
+            int limit = cursor.limit();
+            int p = (int) cursor.position();
+            long[] slots = state.slots();
+            long epochTag = state.epochTag();
+            int prev = seriesId;
+            long t = timestamp;
+            long v = valueBits;
+            int count = 0;
+            while (p < limit) {
+                long peeked = Varint.peek(buf, p);
+                if (peeked < 0) {
+                    break;
+                }
+                int q = p + Varint.peekedLength(peeked);
+                // prev >= 0 was updated by this record, so its tag is current and holds the prediction.
+                int predicted = prev < 0 ? SeriesCodecState.NO_PREDICTION : (int) slots[(prev << 1) + 1];
+                long id = (predicted != SeriesCodecState.NO_PREDICTION ? predicted : prev + 1)
+                        + Varint.unZigZag(Varint.peekedValue(peeked));
+                peeked = Varint.peek(buf, q);
+                if (peeked < 0 || id < 0 || id > maxSeriesId) {
+                    break;
+                }
+                q += Varint.peekedLength(peeked);
+                long tNext = t + Varint.unZigZag(Varint.peekedValue(peeked));
+                if ((id << 1) + 1 >= slots.length) {
+                    slots = state.slotsFor((int) id);
+                }
+                int at = (int) id << 1;
+                long tag = slots[at + 1];
+                boolean current = SeriesCodecState.isCurrent(tag, epochTag);
+                long bits = current ? slots[at] : 0L;
+                int control = buf[q++] & 0xFF;
+                if (control >= ValueCodec.DECIMAL) {
+                    int places = control - ValueCodec.DECIMAL;
+                    peeked = places <= ValueCodec.MAX_DECIMAL_PLACES ? Varint.peek(buf, q) : -1;
+                    if (peeked < 0) {
+                        break;
+                    }
+                    q += Varint.peekedLength(peeked);
+                    // |m| < 2^48 (7 bytes), within the format's 2^53: one exact IEEE division, as written.
+                    bits = Double.doubleToRawLongBits(Varint.unZigZag(Varint.peekedValue(peeked)) / ValueCodec.POW10[places]);
+                } else if (control != ValueCodec.SAME) {
+                    int shifts = ValueCodec.XOR_SHIFTS[control];
+                    if (shifts < 0) {
+                        break;
+                    }
+                    bits ^= ValueCodec.xorFromLoad(RecordCursor.bigEndianLong(buf, q), shifts);
+                    q += control & 0x0F;
+                }
+                if (q > limit) {
+                    break; // the entry runs past the payload
+                }
+                if (!current) {
+                    slots[at + 1] = SeriesCodecState.resetTag(epochTag);
+                }
+                slots[at] = bits;
+                if (prev >= 0) {
+                    slots[(prev << 1) + 1] = SeriesCodecState.followedTag(epochTag, (int) id);
+                }
+                prev = (int) id;
+                t = tNext;
+                v = bits;
+                p = q;
+                sink.accept(prev, t, bits);
+                count++;
+            }
+            cursor.position(p);
+            seriesId = prev;
+            timestamp = t;
+            valueBits = v;
+            return count;
         }
 
         /**

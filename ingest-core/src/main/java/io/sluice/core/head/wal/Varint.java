@@ -41,6 +41,46 @@ public final class Varint {
         return (encoded >>> 1) ^ -(encoded & 1);
     }
 
+    /**
+     * Reads the unsigned varint at {@code p} of {@code buffer} if it is 1 to 7 bytes long: returns
+     * {@code (value << 8) | length} ({@link #peekedValue}, {@link #peekedLength}), or -1 for a longer
+     * one (or one that runs on). Reads up to 7 bytes from {@code p} without checking a limit: the
+     * caller keeps that many readable bytes after its data and checks where the varint ended.
+     * Why 7: every SAMPLES entry the encoder writes fits (ids are ints, timestamp deltas below
+     * 2^48 ms, decimal mantissas at most 7 bytes), and the packed result stays one positive long.
+     */
+    static long peek(byte[] buffer, int p) {
+        int b0 = buffer[p];
+        if (b0 >= 0) { // one byte: predicted ids, shared timestamps, control-sized values
+            return ((long) b0 << 8) | 1;
+        }
+        int b1 = buffer[p + 1];
+        if (b1 >= 0) {
+            return ((long) ((b0 & 0x7F) | (b1 << 7)) << 8) | 2;
+        }
+        return peekLong(buffer, p);
+    }
+
+    private static long peekLong(byte[] buffer, int p) {
+        long value = 0;
+        for (int i = 0; i < 7; i++) {
+            byte b = buffer[p + i];
+            value |= (long) (b & 0x7F) << (7 * i);
+            if (b >= 0) {
+                return (value << 8) | (i + 1);
+            }
+        }
+        return -1;
+    }
+
+    static long peekedValue(long peeked) {
+        return peeked >>> 8;
+    }
+
+    static int peekedLength(long peeked) {
+        return (int) peeked & 0xFF;
+    }
+
     /** Encoded size of {@code value} as an unsigned varint. */
     public static int sizeUnsigned(long value) {
         int bits = 64 - Long.numberOfLeadingZeros(value | 1);
