@@ -132,6 +132,30 @@ class SamplesDecodeAllTest {
     }
 
     @Test
+    void bothVarintPeeksAgreeWithTheCursor() {
+        SplittableRandom random = new SplittableRandom(23);
+        MemorySegment bytes = Arena.ofAuto().allocate(64);
+        RecordCursor cursor = new RecordCursor();
+        for (int i = 0; i < 20_000; i++) {
+            for (int b = 0; b < 32; b++) {
+                bytes.set(ValueLayout.JAVA_BYTE, b, (byte) random.nextInt()); // what follows the varint: garbage
+            }
+            long value = i % 4 == 0 ? random.nextLong() >>> random.nextInt(64) : random.nextLong(1L << (7 * random.nextInt(1, 9)));
+            int length = (int) (Varint.writeUnsigned(bytes, 0, value));
+            cursor.wrap(bytes, 0, 24);
+            byte[] array = cursor.array();
+            long peeked = Varint.peek(array, 0);
+            assertThat(Varint.peekBranchless(array, 0)).as("value %d", value).isEqualTo(peeked);
+            if (length <= 7) {
+                assertThat(Varint.peekedValue(peeked)).isEqualTo(value).isEqualTo(cursor.readUnsigned());
+                assertThat(Varint.peekedLength(peeked)).isEqualTo(length);
+            } else {
+                assertThat(peeked).as("value %d, %d bytes: left to the cursor", value, length).isEqualTo(-1);
+            }
+        }
+    }
+
+    @Test
     void decodeAllAllocatesNothingPerRecordAfterWarmUp() {
         List<Record> records = SamplesWorkload.records(5, 100, 2000);
         int[][] extents = encodeAll(buffer, records);
