@@ -150,22 +150,37 @@ public final class SamplesRecord {
             long v = valueBits;
             int count = 0;
             while (p < limit) {
-                long peeked = Varint.peek(buf, p);
-                if (peeked < 0) {
-                    break;
+                long idZigZag;
+                long tZigZag;
+                int q;
+                int b0 = buf[p];
+                int b1 = buf[p + 1];
+                if ((b0 | b1) >= 0) { // the common entry: a 1-byte id delta and a 1-byte timestamp delta
+                    idZigZag = b0;
+                    tZigZag = b1;
+                    q = p + 2;
+                } else {
+                    long peeked = Varint.peek(buf, p);
+                    if (peeked < 0) {
+                        break;
+                    }
+                    q = p + Varint.peekedLength(peeked);
+                    idZigZag = Varint.peekedValue(peeked);
+                    peeked = Varint.peek(buf, q);
+                    if (peeked < 0) {
+                        break;
+                    }
+                    q += Varint.peekedLength(peeked);
+                    tZigZag = Varint.peekedValue(peeked);
                 }
-                int q = p + Varint.peekedLength(peeked);
                 // prevTag is prev's tag, current, so its low half is the prediction (kept in a local:
                 // one load less on the chain from one entry's id to the next).
                 int predicted = prev < 0 ? SeriesCodecState.NO_PREDICTION : (int) prevTag;
-                long id = (predicted != SeriesCodecState.NO_PREDICTION ? predicted : prev + 1)
-                        + Varint.unZigZag(Varint.peekedValue(peeked));
-                peeked = Varint.peek(buf, q);
-                if (peeked < 0 || id < 0 || id > maxSeriesId) {
+                long id = (predicted != SeriesCodecState.NO_PREDICTION ? predicted : prev + 1) + Varint.unZigZag(idZigZag);
+                if (id < 0 || id > maxSeriesId) {
                     break;
                 }
-                q += Varint.peekedLength(peeked);
-                long tNext = t + Varint.unZigZag(Varint.peekedValue(peeked));
+                long tNext = t + Varint.unZigZag(tZigZag);
                 int sid = (int) id;
                 if (sid >= tags.length) {
                     state.ensureCapacity(sid);
@@ -178,7 +193,7 @@ public final class SamplesRecord {
                 int control = buf[q++] & 0xFF;
                 if (control >= ValueCodec.DECIMAL) {
                     int places = control - ValueCodec.DECIMAL;
-                    peeked = places <= ValueCodec.MAX_DECIMAL_PLACES ? Varint.peekBranchless(buf, q) : -1;
+                    long peeked = places <= ValueCodec.MAX_DECIMAL_PLACES ? Varint.peekBranchless(buf, q) : -1;
                     if (peeked < 0) {
                         break;
                     }
