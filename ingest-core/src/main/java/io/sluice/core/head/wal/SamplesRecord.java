@@ -133,6 +133,12 @@ public final class SamplesRecord {
          * cursor at that entry. An entry is read in full (the cursor's slack keeps the reads in the
          * array) and only then checked to end inside the payload; nothing is delivered or updated
          * before that check, so a truncated entry has no effect, and {@link #next} reports it.
+         *
+         * <p>One long method on purpose: the position, previous id, tag and timestamp must stay in
+         * registers across entries, and helpers cannot return a value and a new position without
+         * an object. What bounds its speed is the chain from one entry to the next (where it starts,
+         * which series it predicts), so the common entry's first two bytes are read with one branch
+         * and the mantissa's length without one (BENCHMARKS.md "Replay: decode").
          */
         private int decodeRun(Sink sink, int maxSeriesId) {
             if (cursor.isMalformed()) {
