@@ -17,8 +17,8 @@ import java.util.Arrays;
  * series are one load of one word (three parallel arrays cost two lines and two bounds checks for
  * them, 2.5 % of a replay's CPU), and the prediction chain a decoder follows from entry to entry
  * (the next id depends on the previous series' tag) walks an array of 8-byte words, 8 series per
- * cache line, with the values out of its way (one interleaved {@code long[]} of value and tag was
- * measured slower: half as many series per line on that chain). The epoch is the WAL segment index + 1,
+ * cache line, with the values out of its way (one interleaved {@code long[]} of value and tag, half as
+ * many series per line on that chain, measured no faster). The epoch is the WAL segment index + 1,
  * so a segment change (every 128 MiB) resets every series at once without touching the arrays;
  * epoch 0 (a zeroed tag) means never touched.
  *
