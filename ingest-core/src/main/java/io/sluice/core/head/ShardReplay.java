@@ -44,6 +44,7 @@ final class ShardReplay {
     private final ReplayRuns runs;
     /** Outcomes of replayed appends; replay keeps no per-outcome stats (as before runs), so only tests look. */
     private final AppendCounts appendCounts = new AppendCounts();
+    private final SamplesRecord.Sink toRuns;   // runs::add, made once (no allocation per record)
     private byte[] labels = new byte[1024];
     // The stream of the last OFFSETS entry: every batch repeats the same few, so resolving them by name
     // (a String per entry) is done once per stream, not once per record.
@@ -60,6 +61,7 @@ final class ShardReplay {
         this.streams = streams;
         this.samplesDecoder = new SamplesRecord.Decoder(codecState);
         this.runs = new ReplayRuns(RUN_BUFFER_BYTES, this::append);
+        this.toRuns = runs::add;
     }
 
     /** A run of one sample (nothing buffered: very many series) takes the per-sample path, which has no run set-up to pay. */
@@ -120,11 +122,7 @@ final class ShardReplay {
 
     private boolean replaySamples(MemorySegment m, long off, int len, int walSegment) {
         samplesDecoder.wrap(m, off, len, walSegment);
-        long samples = 0;
-        while (samplesDecoder.next(store.count() - 1)) {
-            runs.add(samplesDecoder.seriesId(), samplesDecoder.timestamp(), samplesDecoder.valueBits());
-            samples++;
-        }
+        int samples = samplesDecoder.decodeAll(toRuns, store.count() - 1);
         stats.add(ShardStats.Counter.REPLAYED_SAMPLES, samples);
         return !samplesDecoder.isMalformed();
     }

@@ -21,8 +21,12 @@ import java.nio.ByteOrder;
  * <p>One cursor per decoding thread; not thread-safe.
  */
 public final class RecordCursor {
-    /** Zero bytes kept after the payload so {@link #readBigEndian} can load 8 bytes at any valid position. */
-    private static final int SLACK_BYTES = Long.BYTES;
+    /**
+     * Bytes kept after the payload so {@link #readBigEndian} can load 8 bytes at any valid position,
+     * and {@link SamplesRecord.Decoder}'s loop can read a whole entry (at most 23 bytes: two 7-byte
+     * varints, a control byte, an 8-byte load) before it checks the entry ended inside the payload.
+     */
+    static final int SLACK_BYTES = 32;
     private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
     private static final VarHandle BIG_ENDIAN_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
@@ -71,6 +75,26 @@ public final class RecordCursor {
     /** The copied payload (a heap segment over the cursor's buffer; valid until the next {@link #wrap}). */
     public MemorySegment segment() {
         return bufferSegment;
+    }
+
+    /** The buffer holding the payload at [0, {@link #limit()}) and {@link #SLACK_BYTES} readable bytes after it. */
+    byte[] array() {
+        return buffer;
+    }
+
+    /** The payload's length: the end of what {@link #array()} holds of it. */
+    int limit() {
+        return limit;
+    }
+
+    /** Moves to {@code position} (0..limit), where a caller that read {@link #array()} itself stopped. */
+    void position(int position) {
+        this.position = position;
+    }
+
+    /** The 8 bytes at {@code p} of {@code buffer} as a big-endian long (one load). */
+    static long bigEndianLong(byte[] buffer, int p) {
+        return (long) BIG_ENDIAN_LONG.get(buffer, p);
     }
 
     /** Marks the record malformed from outside (e.g. a value out of its allowed range). */
@@ -144,7 +168,7 @@ public final class RecordCursor {
         }
         position = p + n;
         // One 8-byte load (the slack after the payload keeps it inside the buffer), keeping the first n bytes.
-        return (long) BIG_ENDIAN_LONG.get(buffer, p) >>> ((8 - n) << 3);
+        return bigEndianLong(buffer, p) >>> ((8 - n) << 3);
     }
 
     /** Skips {@code n} bytes (after the caller has read what it needs from {@link #segment()}). */

@@ -32,7 +32,14 @@ public final class ValueCodec {
     /** The decimal form is tried only when the XOR form needs at least this many bytes (it costs a few divisions). */
     private static final int DECIMAL_WORTH_TRYING_BYTES = 4;
     private static final double MAX_EXACT = 0x1p53;
-    private static final double[] POW10 = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+    static final double[] POW10 = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+    /**
+     * For each XOR control byte 0xLN (index 0..0x7F): {@code (8-N)*8 | (8-L-N)*8 << 8}, the shifts
+     * that place an 8-byte big-endian load of the N payload bytes in the XOR ({@link #xorFromLoad});
+     * -1 for a malformed control byte (N = 0, L + N > 8). A table instead of arithmetic and two
+     * range checks per value in {@link SamplesRecord.Decoder}'s loop.
+     */
+    static final int[] XOR_SHIFTS = xorShifts();
     private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
 
     private ValueCodec() {
@@ -81,6 +88,22 @@ public final class ValueCodec {
             }
         }
         return -1;
+    }
+
+    private static int[] xorShifts() {
+        int[] shifts = new int[0x80];
+        for (int control = 0; control < shifts.length; control++) {
+            int leading = control >>> 4;
+            int significant = control & 0x0F;
+            shifts[control] = significant == 0 || leading + significant > 8 ? -1
+                    : ((8 - significant) << 3) | (((8 - leading - significant) << 3) << 8);
+        }
+        return shifts;
+    }
+
+    /** The XOR of an XOR-form value from the 8 bytes loaded big-endian at its payload, and its {@link #XOR_SHIFTS} entry. */
+    static long xorFromLoad(long load, int shifts) {
+        return (load >>> (shifts & 0xFF)) << (shifts >>> 8);
     }
 
     /** Reads a value written by {@link #write}; on malformed input marks the cursor and returns 0. */

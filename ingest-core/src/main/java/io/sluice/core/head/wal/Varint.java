@@ -2,6 +2,9 @@ package io.sluice.core.head.wal;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 /**
  * Writes protobuf-style base-128 varints into a {@link MemorySegment} at explicit offsets, so the
@@ -14,6 +17,7 @@ public final class Varint {
     public static final int MAX_INT_BYTES = 5;
 
     private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
+    private static final VarHandle LITTLE_ENDIAN_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private Varint() {
     }
@@ -39,6 +43,67 @@ public final class Varint {
 
     public static long unZigZag(long encoded) {
         return (encoded >>> 1) ^ -(encoded & 1);
+    }
+
+    /**
+     * Reads the unsigned varint at {@code p} of {@code buffer} if it is 1 to 7 bytes long: returns
+     * {@code (value << 8) | length} ({@link #peekedValue}, {@link #peekedLength}), or -1 for a longer
+     * one (or one that runs on). Reads up to 7 bytes from {@code p} without checking a limit: the
+     * caller keeps that many readable bytes after its data and checks where the varint ended.
+     * Why 7: every SAMPLES entry the encoder writes fits (ids are ints, timestamp deltas below
+     * 2^48 ms, decimal mantissas at most 7 bytes), and the packed result stays one positive long.
+     */
+    static long peek(byte[] buffer, int p) {
+        int b0 = buffer[p];
+        if (b0 >= 0) { // one byte: predicted ids, shared timestamps, control-sized values
+            return ((long) b0 << 8) | 1;
+        }
+        int b1 = buffer[p + 1];
+        if (b1 >= 0) {
+            return ((long) ((b0 & 0x7F) | (b1 << 7)) << 8) | 2;
+        }
+        return peekLong(buffer, p);
+    }
+
+    private static long peekLong(byte[] buffer, int p) {
+        long value = 0;
+        for (int i = 0; i < 7; i++) {
+            byte b = buffer[p + i];
+            value |= (long) (b & 0x7F) << (7 * i);
+            if (b >= 0) {
+                return (value << 8) | (i + 1);
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * {@link #peek} without a branch on the length: the same result, for a varint whose length
+     * varies from entry to entry (a decimal value's mantissa: 2 or 3 bytes at random), where
+     * {@link #peek}'s length branches are mispredicted. Reads 8 bytes from {@code p}: one
+     * little-endian load, the stop byte found by its clear top bit, the 7-bit groups folded together
+     * in three steps.
+     */
+    static long peekBranchless(byte[] buffer, int p) {
+        long x = (long) LITTLE_ENDIAN_LONG.get(buffer, p);
+        long stops = ~x & 0x0080_8080_8080_8080L; // a clear top bit in bytes 0..6 ends the varint
+        if (stops == 0) {
+            return -1;
+        }
+        long lowest = stops & -stops;
+        x &= lowest ^ (lowest - 1);                // the varint's bytes; the rest zeroed
+        x = ((x & 0x7F00_7F00_7F00_7F00L) >>> 1) | (x & 0x007F_007F_007F_007FL);
+        x = ((x & 0x3FFF_0000_3FFF_0000L) >>> 2) | (x & 0x0000_3FFF_0000_3FFFL);
+        x = ((x & 0x0FFF_FFFF_0000_0000L) >>> 4) | (x & 0x0000_0000_0FFF_FFFFL);
+        return (x << 8) | ((Long.numberOfTrailingZeros(lowest) + 1) >>> 3);
+    }
+
+    static long peekedValue(long peeked) {
+        return peeked >>> 8;
+    }
+
+    static int peekedLength(long peeked) {
+        return (int) peeked & 0xFF;
     }
 
     /** Encoded size of {@code value} as an unsigned varint. */
