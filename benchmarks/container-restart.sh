@@ -3,12 +3,12 @@
 # interleaved: each run starts the image's `serve` on a fresh copy of the same data directory (a WAL
 # only: checkpoints and chunk files removed, so the start replays every sample) against a Kafka broker on
 # the host, and measures the seconds from `podman run` to /-/ready answering 200 and the CPU seconds the
-# container's cgroup used until then (cpu.stat usage_usec, read inside the container).
+# JVM (the container's PID 1, all its threads) used until then, from /proc/1/stat inside the container.
 #
 #   benchmarks/container-restart.sh [--samples N] [--rounds R] [--image IMAGE]
 #
 # Needs the image (docker/build-local.sh, SLUICE_IMAGE) and podman configured as build-local.sh does.
-# Prints one line per run: "aot|off wall_s cpu_s load", then the medians.
+# Prints one line per run: "aot|off wall_s cpu_s replay=S load=L", then the medians.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 samples=10000000 rounds=3 image="${SLUICE_IMAGE:-localhost/sluice:local}"
@@ -51,28 +51,42 @@ run() { # $1 = aot|off; prints "mode wall_s cpu_s load"
   container="restart-bench-$$"
   local t0 t1 cpu
   t0=$(date +%s.%N)
+  # A new consumer group each run: a killed member of the last run would hold up the join (static
+  # membership waits for it until its session times out).
   podman run -d --name "$container" --network host --memory 2g --health-interval=disable \
     -v "$work/sluice.yaml:/etc/sluice/sluice.yaml:ro" -v "$work/data:/var/lib/sluice" \
     -e SLUICE_JAVA_AOT="$([ "$mode" = aot ] && echo on || echo off)" -e SLUICE_HTTP_PORT="$port" \
     -e SLUICE_KAFKA_BOOTSTRAP_SERVERS="$bootstrap" -e SLUICE_KAFKA_TOPICS=restart-bench=sluice \
-    -e SLUICE_KAFKA_GROUP_ID="$container" "$image" > /dev/null
+    -e SLUICE_KAFKA_GROUP_ID="$container-$mode-$RANDOM" "$image" > /dev/null
   until [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/-/ready")" = 200 ]; do
     [ "$(podman inspect --format '{{.State.Running}}' "$container")" = true ] \
       || { podman logs "$container" 2>&1 | tail -n 5 >&2; exit 1; }
     sleep 0.05
   done
   t1=$(date +%s.%N)
-  cpu="$(podman exec "$container" sh -c 'sed -n "s/^usage_usec //p" /sys/fs/cgroup/cpu.stat')"
-  podman logs "$container" 2>&1 | grep -q "JVM AOT cache .* in use" && [ "$mode" = off ] \
-    && { echo "SLUICE_JAVA_AOT=off, yet the cache was used" >&2; exit 1; }
+  # The JVM is PID 1 of the container: its utime + stime (clock ticks), all its threads.
+  cpu="$(podman exec "$container" cat /proc/1/stat | awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); print ($12 + $13) / hz * 1e6 }')"
+  podman logs "$container" > "$work/server.log" 2>&1
+  if [ "$mode" = aot ]; then
+    grep -q "JVM AOT cache .* in use" "$work/server.log" || { echo "the AOT cache was not used" >&2; exit 1; }
+  fi
   podman rm -f "$container" > /dev/null
   container=""
-  awk -v m="$mode" -v a="$t0" -v b="$t1" -v c="$cpu" -v l="$(cut -d' ' -f1 /proc/loadavg)" \
-    'BEGIN { printf "%s %.2f %.2f %s\n", m, b - a, c / 1e6, l }'
+  # Where the time went, from the server's log: WAL replay, then the Kafka group join until ready.
+  local replay_ms
+  replay_ms="$(sed -n 's/.*replayed in \([0-9]*\) ms.*/\1/p' "$work/server.log" | head -n 1)"
+  awk -v m="$mode" -v a="$t0" -v b="$t1" -v c="$cpu" -v r="${replay_ms:-0}" -v l="$(cut -d' ' -f1 /proc/loadavg)" \
+    'BEGIN { printf "%s %.2f %.2f replay=%.2fs load=%s\n", m, b - a, c / 1e6, r / 1000, l }'
 }
 
-for _ in $(seq 1 "$rounds"); do
-  for mode in off aot; do run "$mode" | tee -a "$work/runs"; done
+# Interleaved, the order swapped every round (a shared machine's load drifts).
+for round in $(seq 1 "$rounds"); do
+  modes="off aot"
+  [ $((round % 2)) = 0 ] && modes="aot off"
+  for mode in $modes; do
+    run "$mode" >> "$work/runs" # not in a pipeline: run sets $container for cleanup
+    tail -n 1 "$work/runs"
+  done
 done
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 for mode in off aot; do

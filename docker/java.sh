@@ -28,7 +28,13 @@ if [ -n "${AOT_CACHE_OUTPUT:-}" ]; then
   flags+=("-XX:AOTCacheOutput=$AOT_CACHE_OUTPUT" -Xlog:aot=error)
   unset AOT_CACHE_OUTPUT
 elif [ -f "$cache" ] && [ "${SLUICE_JAVA_AOT:-on}" != off ]; then
-  flags+=("-XX:AOTCache=$cache")
+  if [ "$jar" -nt "$cache" ]; then
+    # A JDK 25 AOT cache does not notice a changed jar: it would run the classes it holds. The image
+    # copies both together; a jar mounted over the image's must not start from the old cache.
+    echo "java.sh: $cache is older than $jar (replaced?): starting without the AOT cache" >&2
+  else
+    flags+=("-XX:AOTCache=$cache")
+  fi
 fi
 unset SLUICE_JAVA_AOT
 exec java "${flags[@]}" -jar "$jar" "$@"
