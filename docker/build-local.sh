@@ -314,8 +314,10 @@ smoke_test() {
 # and its gauge, and the JVM loads Sluice's own classes from it ("source: shared objects file" in
 # -Xlog:class+load, which JAVA_TOOL_OPTIONS adds without changing what the cache depends on).
 check_aot_cache() {
-  podman logs "$container" 2>&1 | grep -q 'JVM AOT cache /opt/sluice/sluice.aot in use' \
-    || fail "the server does not log 'JVM AOT cache /opt/sluice/sluice.aot in use': $(podman logs "$container" 2>&1 | grep -i aot | head -n 3)"
+  local logs # not `podman logs | grep -q`: grep's early exit fails the pipeline (pipefail)
+  logs="$(podman logs "$container" 2>&1)"
+  grep -q 'JVM AOT cache /opt/sluice/sluice.aot in use' <<<"$logs" \
+    || fail "the server does not log 'JVM AOT cache /opt/sluice/sluice.aot in use': $(grep -i aot <<<"$logs" | head -n 3)"
   [ "$(metric sluice_jvm_aot_cache_in_use)" = 1 ] || fail "sluice_jvm_aot_cache_in_use is not 1"
   local shared
   shared="$(podman run --rm --no-healthcheck -e JAVA_TOOL_OPTIONS=-Xlog:class+load=info "$image" --version 2>&1 \
