@@ -324,6 +324,17 @@ check_aot_cache() {
     | grep -c '^\[.*\] io\.sluice\..* source: shared objects file')" || true
   [ "${shared:-0}" -gt 0 ] || fail "no io.sluice class loaded from the AOT cache (-Xlog:class+load)"
   step "  AOT cache in use: logged, sluice_jvm_aot_cache_in_use 1, $shared io.sluice classes of --version from it"
+  # A cache the JVM refuses (a flag it depends on) is reported, and never stops the JVM.
+  local refused
+  refused="$(podman run --rm --no-healthcheck -e JAVA_TOOL_OPTIONS=-XX:+UseCompactObjectHeaders "$image" --version 2>&1)" \
+    || fail "the JVM did not start with a refused AOT cache: $(tail -n 3 <<<"$refused")"
+  grep -q 'Unable to use AOT cache' <<<"$refused" || fail "a refused AOT cache is not reported: $(head -n 3 <<<"$refused")"
+  # A jar newer than the cache (one mounted over the image's) starts without it: the JDK would run the old classes.
+  refused="$(podman run --rm --no-healthcheck --user 0 --entrypoint bash "$image" \
+    -c 'touch /opt/sluice/sluice.jar && /opt/sluice/java.sh --version' 2>&1)" \
+    || fail "the JVM did not start with a jar newer than the AOT cache: $(tail -n 3 <<<"$refused")"
+  grep -q 'starting without the AOT cache' <<<"$refused" || fail "a jar newer than the AOT cache still starts from it"
+  step "  a refused AOT cache is reported ([warning][aot]), a jar newer than the cache starts without it"
 }
 
 # Samples queryable through the HTTP API: /api/v1/series lists every series, /api/v1/export returns
