@@ -269,6 +269,7 @@ smoke_test() {
   awk -v h="$heap_max" 'BEGIN { exit !(h > 0 && h <= 768 * 1048576 * 0.5) }' \
     || fail "max heap $heap_max B does not follow the 768 MB limit (MaxRAMPercentage)"
   step "  max heap $((heap_max / 1048576)) MiB under a 768 MB limit"
+  check_aot_cache
 
   step "smoke: sluice loadgen on the host: $samples samples of $series series"
   "$root/sluice" loadgen --bootstrap-servers "$bootstrap" --topic "$topic" --format sluice \
@@ -307,6 +308,33 @@ smoke_test() {
   step "  loaded all $samples samples of $series series from the volume (checkpoint + WAL)"
   check_query_api
   podman stop -t 60 "$container" > "$work/stop.log" 2>&1 || fail "podman stop failed: $(tail -n 3 "$work/stop.log")"
+}
+
+# The image's JDK AOT cache (trained in the build's "aot" stage) is used: the server says so in its log
+# and its gauge, and the JVM loads Sluice's own classes from it ("source: shared objects file" in
+# -Xlog:class+load, which JAVA_TOOL_OPTIONS adds without changing what the cache depends on).
+check_aot_cache() {
+  local logs # not `podman logs | grep -q`: grep's early exit fails the pipeline (pipefail)
+  logs="$(podman logs "$container" 2>&1)"
+  grep -q 'JVM AOT cache /opt/sluice/sluice.aot in use' <<<"$logs" \
+    || fail "the server does not log 'JVM AOT cache /opt/sluice/sluice.aot in use': $(grep -i aot <<<"$logs" | head -n 3)"
+  [ "$(metric sluice_jvm_aot_cache_in_use)" = 1 ] || fail "sluice_jvm_aot_cache_in_use is not 1"
+  local shared
+  shared="$(podman run --rm --no-healthcheck -e JAVA_TOOL_OPTIONS=-Xlog:class+load=info "$image" --version 2>&1 \
+    | grep -c '^\[.*\] io\.sluice\..* source: shared objects file')" || true
+  [ "${shared:-0}" -gt 0 ] || fail "no io.sluice class loaded from the AOT cache (-Xlog:class+load)"
+  step "  AOT cache in use: logged, sluice_jvm_aot_cache_in_use 1, $shared io.sluice classes of --version from it"
+  # A cache the JVM refuses (a flag it depends on) is reported, and never stops the JVM.
+  local refused
+  refused="$(podman run --rm --no-healthcheck -e JAVA_TOOL_OPTIONS=-XX:+UseCompactObjectHeaders "$image" --version 2>&1)" \
+    || fail "the JVM did not start with a refused AOT cache: $(tail -n 3 <<<"$refused")"
+  grep -q 'Unable to use AOT cache' <<<"$refused" || fail "a refused AOT cache is not reported: $(head -n 3 <<<"$refused")"
+  # A jar newer than the cache (one mounted over the image's) starts without it: the JDK would run the old classes.
+  refused="$(podman run --rm --no-healthcheck --user 0 --entrypoint bash "$image" \
+    -c 'touch /opt/sluice/sluice.jar && /opt/sluice/java.sh --version' 2>&1)" \
+    || fail "the JVM did not start with a jar newer than the AOT cache: $(tail -n 3 <<<"$refused")"
+  grep -q 'starting without the AOT cache' <<<"$refused" || fail "a jar newer than the AOT cache still starts from it"
+  step "  a refused AOT cache is reported ([warning][aot]), a jar newer than the cache starts without it"
 }
 
 # Samples queryable through the HTTP API: /api/v1/series lists every series, /api/v1/export returns

@@ -10,6 +10,7 @@ import io.sluice.server.http.HealthRoutes;
 import io.sluice.server.http.HttpServer;
 import io.sluice.server.http.MetricsRoute;
 import io.sluice.server.http.Router;
+import io.sluice.server.metrics.AotCacheStatus;
 import io.sluice.server.metrics.HeadMetrics;
 import io.sluice.server.metrics.ReplayMetrics;
 import io.sluice.server.metrics.ReplayProgressLog;
@@ -68,6 +69,9 @@ public final class SluiceServer implements AutoCloseable {
     public static SluiceServer start(SluiceConfig config, Ingest.Starter ingestStarter, ReplayListener replayListener)
             throws IOException {
         ProcessMetrics metrics = new ProcessMetrics();
+        AotCacheStatus aotCache = AotCacheStatus.current();
+        aotCache.log(LOG);
+        aotCache.bindTo(metrics.registry());
         Head head = new Head(config.head(), new StreamRegistry(), new MemoryAccounting());
         head.replayListener(replayListener);
         new HeadMetrics(head).bindTo(metrics.registry());

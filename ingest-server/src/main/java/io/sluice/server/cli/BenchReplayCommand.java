@@ -12,6 +12,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -69,7 +70,8 @@ final class BenchReplayCommand implements Callable<Integer> {
             description = "A JDK 25 AOT cache for the restarted process (JEP 483/515: classes loaded and linked, method "
                     + "profiles). If FILE does not exist, this restart is the training run that writes it "
                     + "(-XX:AOTCacheOutput, slower; reported as training); later restarts start from it (-XX:AOTCache). "
-                    + "A cache only fits the java and the jar it was trained with; a stale one is ignored with a warning.")
+                    + "A cache only fits the java and the jar it was trained with: one older than the jar is retrained "
+                    + "(the JDK would run the classes it holds).")
     Path aotCache;
 
     @Option(names = "--in-process", hidden = true, description = "Internal: be the restarted process (replay and report).")
@@ -159,6 +161,22 @@ final class BenchReplayCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Whether a jar on the class path was modified after {@code cache}. A JDK 25 AOT cache does not notice
+     * that the jar it was trained with changed: it runs the classes it holds (seen on 25.0.3 with a
+     * rebuilt jar of another size and time), so a restart from it would time the old code.
+     */
+    static boolean olderThanClassPath(Path cache) throws IOException {
+        FileTime cacheTime = Files.getLastModifiedTime(cache);
+        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            Path path = Path.of(entry);
+            if (Files.isRegularFile(path) && Files.getLastModifiedTime(path).compareTo(cacheTime) > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static boolean isEmptyOrAbsent(Path dir) {
         if (!Files.exists(dir)) {
             return true;
@@ -190,6 +208,11 @@ final class BenchReplayCommand implements Callable<Integer> {
         out.flush();
         List<String> jvmOptions = new ArrayList<>(childJvmOptions);
         if (aotCache != null) {
+            if (Files.exists(aotCache) && olderThanClassPath(aotCache)) {
+                Files.delete(aotCache);
+                out.println("restart: the AOT cache " + aotCache + " is older than the jar: retraining it (a JDK 25 cache "
+                        + "does not notice a rebuilt jar and would run the old classes)");
+            }
             boolean training = !Files.exists(aotCache);
             if (training) {
                 jvmOptions.add("-Xlog:aot=error"); // the training run warns of every class it skips (picocli's, ~40 lines)
