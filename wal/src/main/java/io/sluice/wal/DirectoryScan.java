@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -42,11 +43,14 @@ final class DirectoryScan {
 
     /** Segments with a lower index are not read (unless one is the last); 0 reads every segment. */
     private final int scanFromIndex;
+    /** Per entry of {@link #indexes}: where its checked frames end (0 if it was not read). */
+    private final int[] checkedEnds;
 
     private DirectoryScan(Path directory, int[] indexes, int scanFromIndex) {
         this.directory = directory;
         this.indexes = indexes;
         this.scanFromIndex = scanFromIndex;
+        this.checkedEnds = new int[indexes.length];
     }
 
     static DirectoryScan scan(Path directory) throws IOException {
@@ -109,6 +113,7 @@ final class DirectoryScan {
             segment.useDeclaredSize(declaredSize);
             SegmentScan result = SegmentScan.scan(segment, isLast, recordsByType);
             keepCount = i + 1;
+            checkedEnds[i] = result.endOffset;
             lastScan = result;
             lastDeclaredSize = declaredSize;
             summaries.add(new WalInspection.SegmentSummary(index, segment.fileSize, declaredSize, result.endOffset,
@@ -141,6 +146,14 @@ final class DirectoryScan {
             return segment.isZero(0, Math.min(segment.fileSize, SegmentDescriptor.HEADER_LENGTH))
                     && segment.endOfData(0) == 0;
         }
+    }
+
+    /**
+     * The frames this scan checked in the kept segments (every frame below each one's valid end; none
+     * in segments it left unread), for the readers of the WAL opened from it ({@link VerifiedFrames}).
+     */
+    VerifiedFrames verifiedFrames() {
+        return keepCount == 0 ? VerifiedFrames.NONE : new VerifiedFrames(indexes[0], Arrays.copyOf(checkedEnds, keepCount));
     }
 
     /** Where the valid log ends (the next record would go there), or NONE if no segment is kept. */

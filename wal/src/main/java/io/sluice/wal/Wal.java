@@ -43,6 +43,8 @@ public final class Wal implements AutoCloseable {
     /** Segments open left unread (they lie before the caller's checkpoint); owner thread. */
     private final int unscannedSegments;
     private final SegmentWriter writer;
+    /** The frames open checked; readers of this WAL do not checksum them again. Immutable. */
+    private final VerifiedFrames verified;
     private final FileChannel lockChannel;
     private final FileLock lock;
     /** Written by the owner (deleteSegmentsBefore), read by any thread opening a reader. */
@@ -58,6 +60,7 @@ public final class Wal implements AutoCloseable {
         this.preallocator = preallocator;
         this.firstSegmentIndex = recovered.firstIndex();
         this.writer = new SegmentWriter(options, preallocator, metrics, recovered);
+        this.verified = recovered.verified();
         this.lockChannel = lockChannel;
         this.lock = lock;
     }
@@ -280,7 +283,7 @@ public final class Wal implements AutoCloseable {
 
     /** A reader from {@code fromPosition} (a record boundary this WAL returned). Any thread. */
     public WalReader openReader(long fromPosition) throws IOException {
-        return WalReader.open(options.directory(), fromPosition, metrics);
+        return WalReader.open(options.directory(), fromPosition, metrics, verified);
     }
 
     /** A reader from the first record the WAL holds. */

@@ -39,6 +39,8 @@ import java.nio.file.Path;
 public final class WalReader implements AutoCloseable {
     private final Path directory;
     private final WalMetrics metrics;
+    /** Frames open checked: their CRC is not computed again (immutable, shared with the Wal). */
+    private final VerifiedFrames verified;
     // Reader thread only.
     private int segmentIndex;
     private MappedSegment segment;
@@ -53,8 +55,9 @@ public final class WalReader implements AutoCloseable {
     /** Bytes released by the segments this reader has left behind (the current one counts its own). */
     private long releasedBytesBefore;
 
-    private WalReader(Path directory, int segmentIndex, int offset, WalMetrics metrics) {
+    private WalReader(Path directory, int segmentIndex, int offset, WalMetrics metrics, VerifiedFrames verified) {
         this.directory = directory;
+        this.verified = verified;
         this.segmentIndex = segmentIndex;
         this.offset = offset;
         this.metrics = metrics;
@@ -67,10 +70,10 @@ public final class WalReader implements AutoCloseable {
      * @throws IllegalArgumentException if the position is misaligned or lies in a deleted segment
      */
     public static WalReader open(Path directory, long fromPosition) throws IOException {
-        return open(directory, fromPosition, null);
+        return open(directory, fromPosition, null, VerifiedFrames.NONE);
     }
 
-    static WalReader open(Path directory, long fromPosition, WalMetrics metrics) throws IOException {
+    static WalReader open(Path directory, long fromPosition, WalMetrics metrics, VerifiedFrames verified) throws IOException {
         int index = WalPosition.segment(fromPosition);
         int offset = Math.max(WalPosition.offset(fromPosition), SegmentDescriptor.HEADER_LENGTH);
         if (fromPosition < 0 || offset % RecordDescriptor.ALIGNMENT != 0) {
@@ -81,7 +84,7 @@ public final class WalReader implements AutoCloseable {
             throw new IllegalArgumentException("position " + WalPosition.toString(fromPosition)
                     + " lies before the first segment, " + existing[0] + " (deleted)");
         }
-        return new WalReader(directory, index, offset, metrics);
+        return new WalReader(directory, index, offset, metrics, verified);
     }
 
     /** Opens a reader at the first record of the first segment in {@code directory}. */
@@ -158,6 +161,7 @@ public final class WalReader implements AutoCloseable {
                 return false;
             }
             mapped.useDeclaredSize(SegmentDescriptor.declaredSize(mapped.mapping));
+            mapped.trustCrcsBelow(verified.endOffset(segmentIndex));
             segment = mapped;
             return true;
         } catch (NoSuchFileException e) {

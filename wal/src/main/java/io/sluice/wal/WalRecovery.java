@@ -17,7 +17,7 @@ import java.nio.file.Path;
 final class WalRecovery {
     /** The writer's starting state and the report. */
     record Recovered(MappedSegment segment, int tailOffset, boolean sealed, int firstIndex, int unscannedSegments,
-                     WalOpenReport report) {
+                     WalOpenReport report, VerifiedFrames verified) {
     }
 
     private WalRecovery() {
@@ -54,7 +54,7 @@ final class WalRecovery {
             MappedSegment segment = createFirst(options, index, preallocator, metrics);
             WalOpenReport report = new WalOpenReport(1, 0, WalPosition.of(index, SegmentDescriptor.HEADER_LENGTH),
                     scan.corruption, unfinished);
-            return new Recovered(segment, SegmentDescriptor.HEADER_LENGTH, false, index, 0, report);
+            return new Recovered(segment, SegmentDescriptor.HEADER_LENGTH, false, index, 0, report, VerifiedFrames.NONE);
         }
         int lastIndex = indexes[scan.keepCount - 1];
         SegmentScan last = scan.lastScan;
@@ -65,7 +65,8 @@ final class WalRecovery {
         forceFound(segment, last);
         WalOpenReport report = new WalOpenReport(scan.keepCount, records, scan.endPosition(), scan.corruption,
                 unfinished);
-        return new Recovered(segment, last.endOffset, last.sealed, indexes[0], scan.unscannedCount, report);
+        return new Recovered(segment, last.endOffset, last.sealed, indexes[0], scan.unscannedCount, report,
+                scan.verifiedFrames());
     }
 
     /**

@@ -61,7 +61,7 @@ class WalSkippedScanTest {
     }
 
     private List<WalTesting.Read> readAllFrom(long position) {
-        try (WalReader reader = WalReader.open(dir, position, new WalMetrics())) {
+        try (WalReader reader = WalReader.open(dir, position, new WalMetrics(), VerifiedFrames.NONE)) {
             return WalTesting.drain(reader);
         } catch (IOException e) {
             throw new AssertionError(e);

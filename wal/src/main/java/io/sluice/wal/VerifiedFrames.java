@@ -1,0 +1,34 @@
+package io.sluice.wal;
+
+/**
+ * How far open's scan checked each segment's frames (lengths and CRCs) in this process, so a reader
+ * of the same {@link Wal} need not checksum those frames again (docs/format/wal.md, "Reading").
+ *
+ * <p>Why this is safe: a verified frame lies below the end of the valid log open found; the writer
+ * only ever writes past that end, repair only zeroes past it, and no other process may write the
+ * directory while this one holds its lock. The bytes a reader sees there are the bytes the scan
+ * checked moments before (the page cache's, or the same disk blocks read again). Frames written
+ * after open, segments open did not read ({@link Wal#open(WalOptions, long)}) and readers opened
+ * on a bare directory ({@link WalReader#open}) are checked as always.
+ *
+ * <p>Immutable after open; any thread.
+ */
+final class VerifiedFrames {
+    /** Nothing verified: every frame is checked. */
+    static final VerifiedFrames NONE = new VerifiedFrames(0, new int[0]);
+
+    private final int firstIndex;
+    /** {@code endOffsets[i]}: frames of segment {@code firstIndex + i} that end at or below it were verified. */
+    private final int[] endOffsets;
+
+    VerifiedFrames(int firstIndex, int[] endOffsets) {
+        this.firstIndex = firstIndex;
+        this.endOffsets = endOffsets;
+    }
+
+    /** Frames of segment {@code index} ending at or below this offset were verified by open; 0 if none. */
+    int endOffset(int index) {
+        long i = (long) index - firstIndex;
+        return i >= 0 && i < endOffsets.length ? endOffsets[(int) i] : 0;
+    }
+}
