@@ -72,6 +72,12 @@ final class MappedSegment implements AutoCloseable {
     private long releasedTo;
     private long releasedBytes;
     private long readAheadTo; // bytes below this were advised WILLNEED
+    /**
+     * {@link #readAhead} does nothing below this offset: one comparison on the reader's path (the
+     * conditions it stands for, such as "the whole mapping was advised", turn true long after the
+     * reader was compiled, and a branch on each would trap then). Long.MAX_VALUE: never again.
+     */
+    private long nextReadAheadAt;
 
     private MappedSegment(int index, Arena arena, MemorySegment mapping, long fileSize, boolean readOnly, WalMetrics metrics) {
         this.index = index;
@@ -82,6 +88,7 @@ final class MappedSegment implements AutoCloseable {
         this.metrics = metrics;
         this.crcView = mapping.asByteBuffer();
         this.declaredSize = (int) Math.min(mapping.byteSize(), Integer.MAX_VALUE);
+        this.nextReadAheadAt = readOnly && mapping.byteSize() > 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
         if (metrics != null) {
             metrics.onMapped(mapping.byteSize());
         }
@@ -192,7 +199,9 @@ final class MappedSegment implements AutoCloseable {
             return false;
         }
         long end = offset + ((frameLength + (long) RecordDescriptor.ALIGNMENT - 1) & -RecordDescriptor.ALIGNMENT);
-        return end + (type == END_OF_SEGMENT_TYPE ? 0 : END_MARKER_LENGTH) <= declaredSize;
+        // Without a branch on the type: the first end marker comes long after this was compiled (a trap).
+        int isMarker = ((type ^ END_OF_SEGMENT_TYPE) - 1) >>> 31; // type is 0..255: 1 iff type == the marker's
+        return end + END_MARKER_LENGTH * (1 - isMarker) <= declaredSize;
     }
 
     int frameLength(int offset) {
@@ -258,7 +267,7 @@ final class MappedSegment implements AutoCloseable {
      * unchanged. Owner thread.
      */
     void readAhead(long offset) {
-        if (!readOnly || readAheadTo >= mapping.byteSize() || offset + READ_AHEAD_BYTES - readAheadTo < RELEASE_STEP_BYTES) {
+        if (offset < nextReadAheadAt) {
             return;
         }
         long from = Math.max(offset, readAheadTo) & -PageAdvice.PAGE_BYTES;
@@ -267,6 +276,7 @@ final class MappedSegment implements AutoCloseable {
             PageAdvice.advise(mapping, at, Math.min(to, at + WILLNEED_CALL_BYTES), PageAdvice.WILLNEED);
         }
         readAheadTo = to;
+        nextReadAheadAt = to >= mapping.byteSize() ? Long.MAX_VALUE : to + RELEASE_STEP_BYTES - READ_AHEAD_BYTES;
     }
 
     /** Bytes {@link #releaseBehind} dropped from the resident set. */

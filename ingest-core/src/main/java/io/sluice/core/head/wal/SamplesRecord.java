@@ -193,9 +193,11 @@ public final class SamplesRecord {
                     tags = state.tags();
                     values = state.values();
                 }
+                // Not current (first touch in this WAL segment) comes in a burst at each segment's
+                // start, long after the loop was compiled: masks, not branches, so it causes no trap.
                 long tag = tags[sid];
-                boolean current = SeriesCodecState.isCurrent(tag, epochTag);
-                long bits = current ? values[sid] : 0L;
+                long currentMask = SeriesCodecState.currentMask(tag, epochTag);
+                long bits = values[sid] & currentMask;
                 int control = buf[q++] & 0xFF;
                 if (control >= ValueCodec.DECIMAL) {
                     int places = control - ValueCodec.DECIMAL;
@@ -217,10 +219,8 @@ public final class SamplesRecord {
                 if (q > limit) {
                     break; // the entry runs past the payload
                 }
-                if (!current) {
-                    tag = SeriesCodecState.resetTag(epochTag);
-                    tags[sid] = tag;
-                }
+                tag = (tag & currentMask) | (SeriesCodecState.resetTag(epochTag) & ~currentMask);
+                tags[sid] = tag;
                 values[sid] = bits;
                 if (prev >= 0) {
                     long followed = SeriesCodecState.followedTag(epochTag, sid);

@@ -99,6 +99,16 @@ public final class SeriesCodecState {
         return (tag & EPOCH_MASK) == epochTag;
     }
 
+    /**
+     * -1 (all ones) if {@code tag} is current in the segment of {@code epochTag}, else 0: the same
+     * test as {@link #isCurrent} without a branch, for a decoder loop in which "not current" happens
+     * in bursts (the first records of each WAL segment) that a compiled branch would trap on.
+     */
+    static long currentMask(long tag, long epochTag) {
+        long differs = (tag ^ epochTag) & EPOCH_MASK;      // 0 iff current
+        return ~((differs | -differs) >> 63);              // sign of (x | -x) is set iff x != 0
+    }
+
     /** The tag of a series first touched in this segment: current, no prediction. */
     static long resetTag(long epochTag) {
         return epochTag | ID_MASK; // low half -1 = NO_PREDICTION
