@@ -66,8 +66,6 @@ final class MappedSegment implements AutoCloseable {
     /** The segment size from the header, once known; checks use it to bound frame lengths. */
     private int declaredSize;
     private final boolean readOnly;
-    /** Frames ending at or below this offset were CRC-checked by this process' open ({@link VerifiedFrames}); 0: none. */
-    private int crcTrustedTo;
     // Owner thread: how far the pages of a read-only mapping were dropped from the resident set.
     private long releasedTo;
     private long releasedBytes;
@@ -138,14 +136,6 @@ final class MappedSegment implements AutoCloseable {
         this.declaredSize = sizeBytes;
     }
 
-    /**
-     * A reader of the WAL open scanned: {@link #check(int)} skips the CRC of frames that end at or
-     * below {@code offset}, which open verified in this process (every other check still runs).
-     */
-    void trustCrcsBelow(int offset) {
-        this.crcTrustedTo = offset;
-    }
-
     int declaredSize() {
         return declaredSize;
     }
@@ -180,8 +170,7 @@ final class MappedSegment implements AutoCloseable {
         if (offset + (long) frameLength > available) {
             return FrameStatus.PAST_END;
         }
-        if (offset + (long) frameLength > crcTrustedTo
-                && mapping.get(INT_LE, offset + CRC_OFFSET) != frameCrc(offset, frameLength)) {
+        if (mapping.get(INT_LE, offset + CRC_OFFSET) != frameCrc(offset, frameLength)) {
             return FrameStatus.BAD_CRC;
         }
         if (type != END_OF_SEGMENT_TYPE) {

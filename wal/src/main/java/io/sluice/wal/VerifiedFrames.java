@@ -2,7 +2,9 @@ package io.sluice.wal;
 
 /**
  * How far open's scan checked each segment's frames (lengths and CRCs) in this process, so a reader
- * of the same {@link Wal} need not checksum those frames again (docs/format/wal.md, "Reading").
+ * of the same {@link Wal} need not check those frames again (docs/format/wal.md, "Reading"): once
+ * it has checked one frame of a segment in full (which puts it on the chain of frames the scan
+ * walked), {@link WalReader#next()} takes the frames starting below the verified end as they are.
  *
  * <p>Why this is safe: a verified frame lies below the end of the valid log open found; the writer
  * only ever writes past that end, repair only zeroes past it, and no other process may write the
@@ -18,7 +20,7 @@ final class VerifiedFrames {
     static final VerifiedFrames NONE = new VerifiedFrames(0, new int[0]);
 
     private final int firstIndex;
-    /** {@code endOffsets[i]}: frames of segment {@code firstIndex + i} that end at or below it were verified. */
+    /** {@code endOffsets[i]}: the frames of segment {@code firstIndex + i} below it were verified (the end marker is not). */
     private final int[] endOffsets;
 
     VerifiedFrames(int firstIndex, int[] endOffsets) {
@@ -26,7 +28,7 @@ final class VerifiedFrames {
         this.endOffsets = endOffsets;
     }
 
-    /** Frames of segment {@code index} ending at or below this offset were verified by open; 0 if none. */
+    /** The frames of segment {@code index} starting below this offset were verified by open; 0 if none. */
     int endOffset(int index) {
         long i = (long) index - firstIndex;
         return i >= 0 && i < endOffsets.length ? endOffsets[(int) i] : 0;

@@ -46,6 +46,14 @@ public final class WalReader implements AutoCloseable {
     private MappedSegment segment;
     /** Where the next frame is expected in the current segment. */
     private int offset;
+    /** Where the frames open verified end in the current segment ({@link VerifiedFrames}; 0: none). */
+    private int segmentVerifiedEnd;
+    /**
+     * A frame starting below this is a record open verified, taken without checks ({@link #next()}):
+     * {@link #segmentVerifiedEnd} once a frame of this segment passed every check here (so the
+     * reader is on the frame chain open walked, whatever position it was opened at), else 0.
+     */
+    private int trustedEnd;
     private long recordPosition = WalPosition.NONE;
     private int recordOffset;
     private int type;
@@ -102,6 +110,19 @@ public final class WalReader implements AutoCloseable {
      * @throws UncheckedIOException if a segment file cannot be read
      */
     public boolean next() {
+        if (offset < trustedEnd) {
+            capture();
+            return true;
+        }
+        return nextChecked();
+    }
+
+    /**
+     * {@link #next()} with every check. Also where a segment's first record, the end marker and
+     * the tail come: taken at the first call, so a compiled {@code next()} has this branch and does
+     * not trap at the first segment change long after (it used to).
+     */
+    private boolean nextChecked() {
         if (corruption != null || closed) {
             return false;
         }
@@ -113,6 +134,7 @@ public final class WalReader implements AutoCloseable {
             switch (status) {
                 case RECORD -> {
                     capture();
+                    trustedEnd = segmentVerifiedEnd;
                     return true;
                 }
                 case EMPTY -> {
@@ -161,7 +183,8 @@ public final class WalReader implements AutoCloseable {
                 return false;
             }
             mapped.useDeclaredSize(SegmentDescriptor.declaredSize(mapped.mapping));
-            mapped.trustCrcsBelow(verified.endOffset(segmentIndex));
+            segmentVerifiedEnd = verified.endOffset(segmentIndex);
+            trustedEnd = 0;
             segment = mapped;
             return true;
         } catch (NoSuchFileException e) {
@@ -268,6 +291,7 @@ public final class WalReader implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        trustedEnd = 0;
         if (segment != null) {
             segment.close();
             segment = null;

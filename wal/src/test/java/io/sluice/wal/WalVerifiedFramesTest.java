@@ -68,6 +68,38 @@ class WalVerifiedFramesTest {
     }
 
     @Test
+    void theFirstFrameAReaderReadsInEachSegmentIsChecked() throws IOException {
+        int firstOfSegment1 = firstRecordOf(1);
+        try (Wal wal = Wal.open(options())) {
+            damagePayloadOf(firstOfSegment1);
+            try (WalReader reader = wal.openReader()) {
+                assertThat(WalTesting.drain(reader)).hasSize(firstOfSegment1);
+                assertThat(reader.corruption().reason()).isEqualTo(CorruptionReason.BAD_CRC);
+                assertThat(reader.corruption().segment()).isEqualTo(1);
+            }
+        }
+    }
+
+    @Test
+    void aReaderOpenedOffTheFrameChainIsCaught() throws IOException {
+        long recordStart = layout.get(5).position();
+        long insidePayload = WalPosition.of(WalPosition.segment(recordStart),
+                WalPosition.offset(recordStart) + RecordDescriptor.HEADER_LENGTH + 64); // aligned, random bytes
+        try (Wal wal = Wal.open(options()); WalReader reader = wal.openReader(insidePayload)) {
+            assertThat(reader.next()).isFalse();
+            assertThat(reader.corruption()).as("a frame read from the middle of a payload").isNotNull();
+        }
+    }
+
+    private int firstRecordOf(int segment) {
+        int i = 0;
+        while (WalPosition.segment(layout.get(i).position()) < segment) {
+            i++;
+        }
+        return i;
+    }
+
+    @Test
     void framesWrittenAfterOpenAreChecked() throws IOException {
         try (Wal wal = Wal.open(options())) {
             List<Rec> more = WalTesting.appendMany(wal, new SplittableRandom(SEED + 1), 3, PAYLOAD_BYTES);
@@ -84,10 +116,7 @@ class WalVerifiedFramesTest {
 
     @Test
     void segmentsOpenSkippedAreChecked() throws IOException {
-        int firstOfSegment2 = 0;
-        while (WalPosition.segment(layout.get(firstOfSegment2).position()) < 2) {
-            firstOfSegment2++;
-        }
+        int firstOfSegment2 = firstRecordOf(2);
         damagePayloadOf(10); // segment 0, which open skips: it lies before the "checkpoint" at segment 2
         try (Wal wal = Wal.open(options(), layout.get(firstOfSegment2).position())) {
             assertThat(wal.unscannedSegments()).isEqualTo(2);
