@@ -28,8 +28,15 @@ final class ReplayRuns {
         void appendRun(int seriesId, long[] timestampsMs, long[] valueBits, int from, int to);
     }
 
+    /** Where a sample goes when nothing is buffered (run of 1: very many series). */
+    @FunctionalInterface
+    interface OneSink {
+        void append(int seriesId, long timestampMs, long valueBits);
+    }
+
     private final long budgetBytes;
     private final Sink sink;
+    private final OneSink one;
     private int capacitySeries;
     private int run;                // samples per series buffered before a flush; 1 = no buffering
     private int[] counts = new int[0];
@@ -40,9 +47,26 @@ final class ReplayRuns {
     private final long[] oneValue = new long[1];
 
     ReplayRuns(long budgetBytes, Sink sink) {
+        this(budgetBytes, sink, null);
+    }
+
+    /**
+     * @param one where single samples go when nothing is buffered; null: to {@code sink} as runs of one.
+     *            Why a second sink: the caller's run sink then needs no "run of one?" branch, which in
+     *            buffered mode only flushes at odd moments take, long after it was compiled (a trap
+     *            and a recompile of the append path inlined under it).
+     */
+    ReplayRuns(long budgetBytes, Sink sink, OneSink one) {
         this.budgetBytes = budgetBytes;
         this.sink = sink;
+        this.one = one != null ? one : this::appendAsRun;
         this.run = 1;
+    }
+
+    private void appendAsRun(int id, long timestampMs, long valueBits) {
+        oneTimestamp[0] = timestampMs;
+        oneValue[0] = valueBits;
+        sink.appendRun(id, oneTimestamp, oneValue, 0, 1);
     }
 
     /** Buffers one sample of series {@code id} (0 <= id), flushing that series' run when it is full. */
@@ -51,9 +75,7 @@ final class ReplayRuns {
             grow(id);
         }
         if (run == 1) {
-            oneTimestamp[0] = timestampMs;
-            oneValue[0] = valueBits;
-            sink.appendRun(id, oneTimestamp, oneValue, 0, 1);
+            one.append(id, timestampMs, valueBits);
             return;
         }
         int n = counts[id];

@@ -60,17 +60,17 @@ final class ShardReplay {
         this.stats = stats;
         this.streams = streams;
         this.samplesDecoder = new SamplesRecord.Decoder(codecState);
-        this.runs = new ReplayRuns(RUN_BUFFER_BYTES, this::append);
+        this.runs = new ReplayRuns(RUN_BUFFER_BYTES, this::appendRun, this::appendOne);
         this.toRuns = runs::add;
     }
 
-    /** A run of one sample (nothing buffered: very many series) takes the per-sample path, which has no run set-up to pay. */
-    private void append(int id, long[] timestampsMs, long[] valueBits, int from, int to) {
-        if (to - from == 1) {
-            appendCounts.add(store.append(id, timestampsMs[from], valueBits[from]));
-        } else {
-            store.appendRun(id, timestampsMs, valueBits, from, to, appendCounts);
-        }
+    private void appendRun(int id, long[] timestampsMs, long[] valueBits, int from, int to) {
+        store.appendRun(id, timestampsMs, valueBits, from, to, appendCounts);
+    }
+
+    /** Nothing buffered (very many series): the per-sample path, which has no run set-up to pay. */
+    private void appendOne(int id, long timestampMs, long valueBits) {
+        appendCounts.add(store.append(id, timestampMs, valueBits));
     }
 
     void run() throws IOException {

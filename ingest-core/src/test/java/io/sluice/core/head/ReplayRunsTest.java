@@ -57,6 +57,22 @@ class ReplayRunsTest {
     }
 
     @Test
+    void singleSamplesGoToTheOneSinkOnlyWhenNothingIsBuffered() {
+        for (long budget : new long[] {16, 16L << 20}) { // straight through, then buffered
+            long[] viaRuns = new long[1];
+            long[] viaOne = new long[1];
+            ReplayRuns runs = new ReplayRuns(budget, (id, ts, vs, from, to) -> viaRuns[0] += to - from,
+                    (id, t, v) -> viaOne[0]++);
+            for (int i = 0; i < 10_000; i++) {
+                runs.add(i % 100, i, i);
+            }
+            runs.flushAll();
+            assertThat(viaRuns[0] + viaOne[0]).as("budget %d", budget).isEqualTo(10_000);
+            assertThat(budget == 16 ? viaRuns[0] : viaOne[0]).as("budget %d", budget).isZero();
+        }
+    }
+
+    @Test
     void aBigBudgetAppendsInRunsOfOneSeries() {
         List<int[]> order = new ArrayList<>();
         feed(16L << 20, 7, order);
