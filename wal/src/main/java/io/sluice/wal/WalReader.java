@@ -24,7 +24,8 @@ import java.nio.file.Path;
  * order, across segment rolls. It reads the frame length with acquire order (the writer publishes
  * it last with release order) and checks every record's CRC, so it never returns a record the
  * writer has not committed, nor a damaged one: damage stops it for good and {@link #corruption()}
- * says where. A reader needs no writer: it works on a directory opened only for inspection.
+ * says where. (A reader from {@link Wal#openReader} does not check again the frames that WAL's open
+ * verified in this process, once it has checked one frame of their segment: {@link VerifiedFrames}.) A reader needs no writer: it works on a directory opened only for inspection.
  *
  * <p>A reader belongs to one thread at a time. It maps one segment at a time, read-only, in its
  * own arena; {@link #close()} unmaps, and so does moving to the next segment. While it reads a
