@@ -113,8 +113,10 @@ public final class XorAppender {
             throw new IllegalArgumentException("capacity " + capacityBytes + " at offset " + chunkOffset
                     + " outside a segment of " + chunk.byteSize() + " bytes");
         }
-        if (state == this.state && stateOffset == this.stateOffset && chunk == this.chunk && chunkOffset == this.chunkOffset
-                && capacityBytes == this.capacityBytes && XorStateDescriptor.cursor(state, stateOffset) == cachedCursor) {
+        // Non-short-circuit: one branch whose both outcomes show early, rather than a chain whose later
+        // links are first false long after the JIT compiled it (a trap that deoptimises the caller).
+        if (state == this.state & stateOffset == this.stateOffset & chunk == this.chunk & chunkOffset == this.chunkOffset
+                & capacityBytes == this.capacityBytes & XorStateDescriptor.cursor(state, stateOffset) == cachedCursor) {
             // Wrapped to this very chunk and nothing changed since (appending a run of one series): the cache is valid.
             return this;
         }
@@ -128,9 +130,9 @@ public final class XorAppender {
         if (written > capacityBytes) {
             throw new IllegalArgumentException("chunk of " + written + " bytes wrapped with capacity " + capacityBytes);
         }
-        if (XorStateDescriptor.numSamples(cursor) == 0) {
-            chunk.set(BIG_ENDIAN_SHORT, chunkOffset, (short) 0);
-        }
+        // The header's count is the cursor's (0 for a fresh block, whose bytes are garbage); rewriting
+        // a written count with its own value changes nothing a reader sees, and costs no branch.
+        chunk.set(BIG_ENDIAN_SHORT, chunkOffset, (short) XorStateDescriptor.numSamples(cursor));
         load(cursor);
         return this;
     }
