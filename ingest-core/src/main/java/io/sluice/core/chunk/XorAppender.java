@@ -14,6 +14,7 @@ import static io.sluice.core.chunk.XorStateDescriptor.NO_WINDOW;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.util.Objects;
 
 /**
@@ -69,6 +70,13 @@ public final class XorAppender {
 
     /** Never a cursor: trailing zeros are at most 63, so the top byte of a cursor is below 64. */
     private static final long NO_CURSOR = -1L;
+    /**
+     * {@link #appendCodes}' words are stored byte-reversed and copied as little-endian longs: big-endian
+     * bytes in the chunk, and no swap in the copy on a little-endian host.
+     */
+    private static final ValueLayout.OfLong REVERSED_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** Sample counts from which {@link #appendCodes} looks closer: the cut count (and never beyond {@link XorChunkDescriptor#MAX_SAMPLES}). */
+    private static final int NUM_LIMIT = Math.min(MAX_SAMPLES, ChunkCutPolicy.MAX_SAMPLES_PER_CHUNK);
 
     // Owned by the appending thread; set by wrap().
     private MemorySegment state;
@@ -90,6 +98,8 @@ public final class XorAppender {
     // Owned by the appending thread: the outcome of the last appendRun.
     private int runStop;
     private long runChunkEndMs;
+    /** Owned by the appending thread: {@link #appendCodes}' words before they go to the chunk, byte-swapped. */
+    private long[] words = new long[0];
 
     /**
      * Points this appender at a state struct and the chunk bytes it describes. The chunk may have
@@ -103,8 +113,10 @@ public final class XorAppender {
             throw new IllegalArgumentException("capacity " + capacityBytes + " at offset " + chunkOffset
                     + " outside a segment of " + chunk.byteSize() + " bytes");
         }
-        if (state == this.state && stateOffset == this.stateOffset && chunk == this.chunk && chunkOffset == this.chunkOffset
-                && capacityBytes == this.capacityBytes && XorStateDescriptor.cursor(state, stateOffset) == cachedCursor) {
+        // Non-short-circuit: one branch whose both outcomes show early, rather than a chain whose later
+        // links are first false long after the JIT compiled it (a trap that deoptimises the caller).
+        if (state == this.state & stateOffset == this.stateOffset & chunk == this.chunk & chunkOffset == this.chunkOffset
+                & capacityBytes == this.capacityBytes & XorStateDescriptor.cursor(state, stateOffset) == cachedCursor) {
             // Wrapped to this very chunk and nothing changed since (appending a run of one series): the cache is valid.
             return this;
         }
@@ -118,9 +130,9 @@ public final class XorAppender {
         if (written > capacityBytes) {
             throw new IllegalArgumentException("chunk of " + written + " bytes wrapped with capacity " + capacityBytes);
         }
-        if (XorStateDescriptor.numSamples(cursor) == 0) {
-            chunk.set(BIG_ENDIAN_SHORT, chunkOffset, (short) 0);
-        }
+        // The header's count is the cursor's (0 for a fresh block, whose bytes are garbage); rewriting
+        // a written count with its own value changes nothing a reader sees, and costs no branch.
+        chunk.set(BIG_ENDIAN_SHORT, chunkOffset, (short) XorStateDescriptor.numSamples(cursor));
         load(cursor);
         return this;
     }
@@ -246,7 +258,13 @@ public final class XorAppender {
     /**
      * {@link #appendRun} for a chunk of at least two samples: every sample is a timestamp code and a
      * value code. Bits gather in {@code pending} (64 bits from byte {@code origin + 8 * (rel >>> 6)} of
-     * the chunk, the partial byte's bits first); a full word is stored, the last part once at the end.
+     * the chunk, the partial byte's bits first); a full word goes to the heap array {@link #words}
+     * (byte-swapped), and the whole sub-run reaches the chunk in one bulk copy at the end: one bounds
+     * and session check per sub-run instead of one per word.
+     *
+     * <p>The per-sample stop rules (not after the last, {@link ChunkCutPolicy#mustCutBefore}, the
+     * capacity, {@link XorChunkDescriptor#MAX_SAMPLES}) are folded into one test of four limits
+     * fixed before the loop; only when it fails does {@link #stopReason} say which rule stopped it.
      */
     private int appendCodes(long[] timestampsMs, long[] valueBits, int from, int to, long chunkEndMs) {
         final MemorySegment s = state;
@@ -255,11 +273,13 @@ public final class XorAppender {
         if (cursor != cachedCursor) {
             load(cursor);
         }
-        final MemorySegment c = chunk;
         final long firstMs = s.get(FIELD, so + FIRST_TIMESTAMP_OFFSET);
         final int startBits = XorStateDescriptor.bitLength(cursor);
         final long origin = chunkOffset + (startBits >>> 3);
         final int originBits = startBits & ~7;
+        final long[] w = wordsFor(capacityBytes);
+        // rel <= relLimit: the capacity takes a worst-case sample and the chunk is not past the cut length.
+        final int relLimit = Math.min(roomLimitBits(capacityBytes), ChunkCutPolicy.MAX_BYTES_BEFORE_APPEND * Byte.SIZE) - originBits;
         int rel = startBits & 7;
         long pending = (long) partialByte << 56;
         int num = XorStateDescriptor.numSamples(cursor);
@@ -273,34 +293,31 @@ public final class XorAppender {
         int i = from;
         for (; i < to; i++) {
             final long t = timestampsMs[i];
-            final int bitLength = originBits + rel;
-            if (t <= lastTs) {
-                stop = RUN_NOT_AFTER;
+            if (t <= lastTs | t >= chunkEnd | rel > relLimit | num >= NUM_LIMIT) {
+                stop = stopReason(t, lastTs, num, originBits + rel, chunkEnd);
                 break;
             }
-            if (ChunkCutPolicy.mustCutBefore(t, num, byteLength(bitLength), chunkEnd)) {
-                stop = RUN_CUT;
-                break;
-            }
-            if (num == MAX_SAMPLES || !hasRoom(bitLength)) {
-                stop = RUN_FULL;
-                break;
-            }
-            final long v = valueBits[i];
             final long delta = t - lastTs;
             final long dod = delta - lastDelta;
-            final long xor = v ^ lastValue;
-            long prefix = dodCode(dod);
-            int prefixBits = (int) prefix & 0xFF;
-            prefix >>>= 8;
-            if (prefixBits == 0) { // the 64-bit escape
-                pending = putBits(c, origin, pending, rel, 0b1111L, 4);
-                rel += 4;
-                pending = putBits(c, origin, pending, rel, dod, Long.SIZE);
-                rel += Long.SIZE;
+            final long xor = valueBits[i] ^ lastValue;
+            long prefix;
+            int prefixBits;
+            if (dod == 0) { // the regular interval: by far the most common
+                prefix = 0L;
+                prefixBits = 1;
+            } else {
+                prefix = dodCode(dod);
+                prefixBits = (int) prefix & 0xFF;
+                prefix >>>= 8;
+                if (prefixBits == 0) { // the 64-bit escape
+                    pending = putWord(w, pending, rel, 0b1111L, 4);
+                    rel += 4;
+                    pending = putWord(w, pending, rel, dod, Long.SIZE);
+                    rel += Long.SIZE;
+                }
             }
             if (xor == 0) {
-                pending = putBits(c, origin, pending, rel, prefix << 1, prefixBits + 1);
+                pending = putWord(w, pending, rel, prefix << 1, prefixBits + 1);
                 rel += prefixBits + 1;
             } else {
                 final int lz = Math.min(Long.numberOfLeadingZeros(xor), MAX_LEADING_ZEROS);
@@ -319,50 +336,91 @@ public final class XorAppender {
                 final int significant = Long.SIZE - leading - trailing;
                 final long payload = xor >>> trailing;
                 if (codeBits + significant <= Long.SIZE) {
-                    pending = putBits(c, origin, pending, rel, (code << significant) | payload, codeBits + significant);
+                    pending = putWord(w, pending, rel, (code << significant) | payload, codeBits + significant);
                 } else {
-                    pending = putBits(c, origin, pending, rel, code, codeBits);
-                    pending = putBits(c, origin, pending, rel + codeBits, payload, significant);
+                    pending = putWord(w, pending, rel, code, codeBits);
+                    pending = putWord(w, pending, rel + codeBits, payload, significant);
                 }
                 rel += codeBits + significant;
-                lastValue = v;
+                lastValue ^= xor;
             }
             lastTs = t;
             lastDelta = delta;
             num++;
-            chunkEnd = ChunkCutPolicy.chunkEndAfterAppendMs(chunkEnd, num, firstMs, t);
+            if (num == ChunkCutPolicy.SAMPLES_PER_CHUNK / 4) {
+                chunkEnd = ChunkCutPolicy.chunkEndAfterAppendMs(chunkEnd, num, firstMs, t);
+            }
         }
         if (i > from) {
-            if ((rel & 63) != 0) {
-                c.set(BIG_ENDIAN_LONG, origin + ((rel >>> 6) << 3), pending); // zeros after the last bit
-            }
-            partialByte = (int) (pending << (((rel & 63) >>> 3) << 3) >>> 56);
-            lastTimestampMs = lastTs;
-            lastDeltaMs = lastDelta;
-            lastValueBits = lastValue;
-            s.set(FIELD, so + LAST_TIMESTAMP_OFFSET, lastTs);
-            s.set(FIELD, so + LAST_DELTA_OFFSET, lastDelta);
-            s.set(FIELD, so + LAST_VALUE_BITS_OFFSET, lastValue);
-            c.set(BIG_ENDIAN_SHORT, chunkOffset, (short) num);
-            final long published = XorStateDescriptor.cursor(originBits + rel, num, leading, trailing);
-            XorStateDescriptor.publishCursor(s, so, published);
-            cachedCursor = published;
+            finishCodes(w, origin, originBits, rel, pending, num, leading, trailing, lastTs, lastDelta, lastValue);
         }
         return stopRun(i, stop, chunkEnd);
     }
 
+    /** The largest bit length at which a block of {@code capacityBytes} takes a worst-case sample ({@link #hasRoom}). */
+    private static int roomLimitBits(int capacityBytes) {
+        return (capacityBytes - WRITE_SLACK_BYTES) * Byte.SIZE - MAX_BITS_PER_SAMPLE;
+    }
+
+    /** Which rule stops a sample that failed {@link #appendCodes}' folded test, in the per-sample order. */
+    private int stopReason(long t, long lastTs, int num, int bitLength, long chunkEndMs) {
+        if (t <= lastTs) {
+            return RUN_NOT_AFTER;
+        }
+        if (ChunkCutPolicy.mustCutBefore(t, num, byteLength(bitLength), chunkEndMs)) {
+            return RUN_CUT;
+        }
+        return RUN_FULL;
+    }
+
+    /** The word array, big enough for every word a block of {@code capacityBytes} can be written with. */
+    private long[] wordsFor(int capacityBytes) {
+        final int needed = capacityBytes / Long.BYTES + 2;
+        if (words.length < needed) {
+            words = new long[needed]; // once per larger block size than any before: not per sample
+        }
+        return words;
+    }
+
+    /**
+     * The end of a sub-run: the words (and the last part, with zeros after it) to the chunk in one
+     * copy, then the state fields, then the cursor (release).
+     */
+    private void finishCodes(long[] w, long origin, int originBits, int rel, long pending, int num, int leading, int trailing,
+                             long lastTs, long lastDelta, long lastValue) {
+        int wordCount = rel >>> 6;
+        if ((rel & 63) != 0) {
+            w[wordCount++] = Long.reverseBytes(pending); // zeros after the last bit
+        }
+        MemorySegment.copy(w, 0, chunk, REVERSED_LONG, origin, wordCount);
+        partialByte = (int) (pending << (((rel & 63) >>> 3) << 3) >>> 56);
+        lastTimestampMs = lastTs;
+        lastDeltaMs = lastDelta;
+        lastValueBits = lastValue;
+        final MemorySegment s = state;
+        final long so = stateOffset;
+        s.set(FIELD, so + LAST_TIMESTAMP_OFFSET, lastTs);
+        s.set(FIELD, so + LAST_DELTA_OFFSET, lastDelta);
+        s.set(FIELD, so + LAST_VALUE_BITS_OFFSET, lastValue);
+        chunk.set(BIG_ENDIAN_SHORT, chunkOffset, (short) num);
+        final long published = XorStateDescriptor.cursor(originBits + rel, num, leading, trailing);
+        XorStateDescriptor.publishCursor(s, so, published);
+        cachedCursor = published;
+    }
+
     /**
      * Adds the low {@code bits} bits of {@code value} (1..64, no higher bits set) at bit {@code rel} of
-     * the 64-bit word being filled ({@code pending}, which holds bits [rel & ~63, rel)); stores the word
-     * at {@code origin + 8 * (rel >>> 6)} when it fills up. Returns the new pending word.
+     * the 64-bit word being filled ({@code pending}, which holds bits [rel & ~63, rel)); when it fills
+     * up, stores it byte-reversed (see {@link #REVERSED_LONG}) at {@code words[rel >>> 6]}.
+     * Returns the new pending word.
      */
-    private static long putBits(MemorySegment chunk, long origin, long pending, int rel, long value, int bits) {
+    private static long putWord(long[] words, long pending, int rel, long value, int bits) {
         final int free = Long.SIZE - (rel & 63);
         if (bits < free) {
             return pending | (value << (free - bits));
         }
         final int rest = bits - free;
-        chunk.set(BIG_ENDIAN_LONG, origin + ((rel >>> 6) << 3), pending | (value >>> rest));
+        words[rel >>> 6] = Long.reverseBytes(pending | (value >>> rest));
         return rest == 0 ? 0L : value << (Long.SIZE - rest);
     }
 

@@ -109,7 +109,10 @@ final class ClosedChunkLists implements AutoCloseable {
     long ensureCapacity(MemorySegment s, long b, int entries) {
         long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
         int capacity = s.get(INT, b + CLOSED_CAPACITY_OFFSET);
-        if (list != ChunkHandle.NONE && entries <= capacity) {
+        // One branch, not two: "entries <= capacity" alone is first false at a series' fifth chunk, long
+        // after the JIT compiled this into the cut path, and a never-taken branch is compiled as a trap
+        // that deoptimises the whole compiled caller. Combined, both outcomes show from the first chunk.
+        if (list != ChunkHandle.NONE & entries <= capacity) {
             return list;
         }
         int grown = Math.max(INITIAL_CAPACITY, Integer.highestOneBit(Math.max(1, entries - 1)) << 1);

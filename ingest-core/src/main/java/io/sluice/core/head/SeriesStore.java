@@ -367,10 +367,12 @@ final class SeriesStore implements AutoCloseable {
      * to the chunk sink, and makes {@code fresh} (NONE or a new block) the open block.
      */
     private void closeOpen(int id, MemorySegment s, long b, long open, long fresh) {
+        long firstMs = appender.firstTimestampMs();
+        long lastMs = appender.lastTimestampMs();
         long ref = chunkSink.persist(id, chunks.page(open), ChunkMemory.offset(open), appender.byteLength(),
-                appender.firstTimestampMs(), appender.lastTimestampMs(), appender.numSamples());
+                firstMs, lastMs, appender.numSamples());
         int seq = SeriesSeqLock.begin(s, b);
-        closed.add(s, b, open, appender.firstTimestampMs(), appender.lastTimestampMs(), ref);
+        closed.add(s, b, open, firstMs, lastMs, ref);
         s.set(LONG, b + OPEN_CHUNK_OFFSET, fresh);
         XorStateDescriptor.reset(s, b + XOR_STATE_OFFSET);
         SeriesSeqLock.end(s, b, seq);

@@ -46,7 +46,6 @@ public final class ChunkFileWriter implements AutoCloseable {
     public static final int BUFFER_BYTES = 1 << 20;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final int MAX_PENDING = BUFFER_BYTES / ChunkFileDescriptor.entryBytes(1) + 1;
 
     /** Told, on the shard thread, that a chunk is in its file and readable through the mappings. */
@@ -73,6 +72,7 @@ public final class ChunkFileWriter implements AutoCloseable {
     private long currentFileBytes; // its size (a continued file keeps the size it was created with)
     private int fileIndex;
     private long bufferStart;      // file offset of the buffer's first byte
+    private long bufferLimit;      // buffered bytes beyond which append must flush or roll: min(buffer, rest of the file)
     private boolean dirty;         // written since the last force
     private long bytesWritten;
     private long chunksWritten;
@@ -108,10 +108,8 @@ public final class ChunkFileWriter implements AutoCloseable {
         if (length < 1 || length > ChunkMemory.MAX_BLOCK_BYTES) {
             throw new IllegalArgumentException("chunk of " + length + " bytes is not a head chunk");
         }
-        if (bufferStart + buffered + entryBytes > currentFileBytes) {
-            roll();
-        } else if (buffered + entryBytes > BUFFER_BYTES) {
-            flush();
+        if (buffered + entryBytes > bufferLimit) {
+            makeRoom(entryBytes);
         }
         int at = buffered;
         MemorySegment b = bufferSegment;
@@ -119,12 +117,12 @@ public final class ChunkFileWriter implements AutoCloseable {
         b.set(INT, at + LENGTH_OFFSET, length);
         b.set(LONG, at + MIN_TIME_OFFSET, minTimeMs);
         b.set(LONG, at + MAX_TIME_OFFSET, maxTimeMs);
-        b.set(SHORT, at + NUM_SAMPLES_OFFSET, (short) numSamples);
-        b.set(SHORT, at + NUM_SAMPLES_OFFSET + 2, (short) 0);
+        b.set(INT, at + NUM_SAMPLES_OFFSET, numSamples & 0xFFFF); // the count's 2 bytes, then 2 zero bytes
+        // The padding (at most ALIGNMENT - 1 bytes after the chunk): the entry's last 8 bytes are zeroed
+        // first, the chunk's bytes then overwrite what of them is not padding. Entries are at least
+        // 40 bytes, so those 8 bytes lie after the header.
+        b.set(LONG, at + entryBytes - Long.BYTES, 0L);
         MemorySegment.copy(source, sourceOffset, b, at + ENTRY_HEADER_BYTES, length);
-        for (int i = at + ENTRY_HEADER_BYTES + length; i < at + entryBytes; i++) {
-            b.set(ValueLayout.JAVA_BYTE, i, (byte) 0); // the padding (a slice would allocate)
-        }
         crc.reset();
         crc.update(crcView.limit(at + CRC_OFFSET).position(at));
         crc.update(crcView.limit(at + ENTRY_HEADER_BYTES + length).position(at + ENTRY_HEADER_BYTES));
@@ -137,6 +135,18 @@ public final class ChunkFileWriter implements AutoCloseable {
         bytesWritten += entryBytes;
         chunksWritten++;
         return ref;
+    }
+
+    /**
+     * Out of line, so the hot {@link #append} stays small and its one branch here was taken (by every
+     * flush) before the JIT compiles it: a roll, first taken much later, does not deoptimise it.
+     */
+    private void makeRoom(int entryBytes) throws IOException {
+        if (bufferStart + buffered + entryBytes > currentFileBytes) {
+            roll();
+        } else if (buffered + entryBytes > BUFFER_BYTES) {
+            flush();
+        }
     }
 
     /** Where the next chunk goes (a ref); a checkpoint records it so a restart continues there. */
@@ -188,6 +198,7 @@ public final class ChunkFileWriter implements AutoCloseable {
         bufferStart += buffered;
         buffered = 0;
         buffer.clear();
+        updateBufferLimit();
     }
 
     /** Writes the buffer and forces the current file (earlier files were forced when rolled). */
@@ -232,6 +243,11 @@ public final class ChunkFileWriter implements AutoCloseable {
         bufferStart = startOffset;
         buffered = 0;
         buffer.clear();
+        updateBufferLimit();
+    }
+
+    private void updateBufferLimit() {
+        bufferLimit = Math.min(BUFFER_BYTES, currentFileBytes - bufferStart);
     }
 
     /** Writes a (sparse) file of {@code fileBytes} with its header, forced, then moves it into place. */

@@ -3,6 +3,7 @@ package io.sluice.core.head.persist;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.management.ThreadMXBean;
+import io.sluice.core.chunk.ChunkMemory;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.lang.foreign.Arena;
@@ -86,6 +87,59 @@ class ChunkFileWriterTest {
         }
         try (ChunkFileSet files = new ChunkFileSet(dir)) {
             assertThat(files.check(refs[8], 8)).contains("ends (").contains("bytes) before the chunk at position " + ChunkFileDescriptor.offset(refs[8]));
+        }
+    }
+
+    /**
+     * The entry layout byte for byte, computed here independently of the writer: header fields, the
+     * count's two reserved zero bytes, the CRC32C over header and chunk, and zero padding for every
+     * length residue — also once the buffer is reused after a flush and holds the previous entries'
+     * bytes where the padding goes.
+     */
+    @Test
+    void entriesAreLaidOutByteForByteWithZeroPaddingAlsoInAReusedBuffer() throws IOException {
+        SplittableRandom random = new SplittableRandom(7);
+        byte[] data = new byte[ChunkMemory.MAX_BLOCK_BYTES];
+        random.nextBytes(data);
+        MemorySegment source = MemorySegment.ofArray(data);
+        int entries = 4_000; // ~2 MiB: the 1 MiB buffer is written and reused once or twice
+        long[] refs = new long[entries];
+        int[] lengths = new int[entries];
+        try (ChunkFileMappings mappings = new ChunkFileMappings()) {
+            try (ChunkFileWriter writer = new ChunkFileWriter(dir, 8L << 20, 0, 0, mappings, ChunkFileWriter.FlushListener.NONE)) {
+                for (int i = 0; i < entries; i++) {
+                    lengths[i] = 1 + random.nextInt(i % 2 == 0 ? 16 : 1_000);
+                    refs[i] = writer.append(i, source, i % 64, lengths[i], -i, i * 7L, 0x1_0000 - 1 - i % 3);
+                }
+                writer.sync();
+            }
+            MemorySegment file = mappings.segment(0);
+            ByteOrder le = ByteOrder.LITTLE_ENDIAN;
+            for (int i = 0; i < entries; i++) {
+                long at = ChunkFileDescriptor.offset(refs[i]);
+                int length = lengths[i];
+                int entryBytes = ChunkFileDescriptor.entryBytes(length);
+                byte[] entry = file.asSlice(at, entryBytes).toArray(ValueLayout.JAVA_BYTE);
+                java.nio.ByteBuffer e = java.nio.ByteBuffer.wrap(entry).order(le);
+                assertThat(e.getInt(ChunkFileDescriptor.SERIES_ID_OFFSET)).isEqualTo(i);
+                assertThat(e.getInt(ChunkFileDescriptor.LENGTH_OFFSET)).isEqualTo(length);
+                assertThat(e.getLong(ChunkFileDescriptor.MIN_TIME_OFFSET)).isEqualTo(-i);
+                assertThat(e.getLong(ChunkFileDescriptor.MAX_TIME_OFFSET)).isEqualTo(i * 7L);
+                assertThat(e.getShort(ChunkFileDescriptor.NUM_SAMPLES_OFFSET) & 0xFFFF).isEqualTo(0x1_0000 - 1 - i % 3);
+                assertThat(e.getShort(ChunkFileDescriptor.NUM_SAMPLES_OFFSET + 2)).as("reserved").isZero();
+                assertThat(java.util.Arrays.copyOfRange(entry, ChunkFileDescriptor.ENTRY_HEADER_BYTES, ChunkFileDescriptor.ENTRY_HEADER_BYTES + length))
+                        .isEqualTo(java.util.Arrays.copyOfRange(data, i % 64, i % 64 + length));
+                for (int p = ChunkFileDescriptor.ENTRY_HEADER_BYTES + length; p < entryBytes; p++) {
+                    assertThat(entry[p]).as("padding byte %d of entry %d (length %d)", p, i, length).isZero();
+                }
+                java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+                crc.update(entry, 0, ChunkFileDescriptor.CRC_OFFSET);
+                crc.update(entry, ChunkFileDescriptor.ENTRY_HEADER_BYTES, length);
+                assertThat(e.getInt(ChunkFileDescriptor.CRC_OFFSET)).isEqualTo((int) crc.getValue());
+                if (i + 1 < entries) {
+                    assertThat(ChunkFileDescriptor.offset(refs[i + 1])).as("entries follow each other").isEqualTo(at + entryBytes);
+                }
+            }
         }
     }
 
