@@ -2,6 +2,8 @@ package io.sluice.core.head.persist;
 
 import com.sun.nio.file.ExtendedOpenOption;
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -20,6 +22,13 @@ import java.nio.file.StandardOpenOption;
  * need them. (Dirty pages of the range are written back by the kernel before the read, so a file
  * still being written reads as it is on disk after that write-back: the same bytes.)
  *
+ * <p>Ranges already cached: before each direct read the range's pages are looked up in the page
+ * cache ({@link PageCacheResidency}, {@code mincore} on a mapping of the file that is never
+ * touched); when at least half are there, the range is read through the page cache instead (a
+ * memory copy rather than a disk read: a restart soon after a stop, or files just written, would
+ * otherwise read hundreds of MB from disk that memory holds — at 100 M samples that made the restart
+ * from a checkpoint 0.4 s slower than reading through the cache). {@link #isDirect()} is then false.
+ *
  * <p>Fallback: when the file system refuses {@code O_DIRECT} (open fails, e.g. some tmpfs) or a
  * direct read fails or comes back short before the end of the file, the file is reopened without
  * it and that read is repeated, so the result never depends on the mode; {@link #isDirect()} says
@@ -37,6 +46,12 @@ final class DirectReads implements AutoCloseable {
     private final Path path;
     private FileChannel channel;
     private boolean direct;
+    // With a direct channel: a read-only mapping to ask mincore with (never read), and a second channel
+    // for ranges the page cache holds; both made at the first such question.
+    private Arena mappingArena;
+    private MemorySegment mapping;
+    private FileChannel cachedChannel;
+    private boolean readThroughCache;
 
     private DirectReads(Path path, FileChannel channel, boolean direct) {
         this.path = path;
@@ -63,8 +78,9 @@ final class DirectReads implements AutoCloseable {
                 .slice().order(ByteOrder.LITTLE_ENDIAN);
     }
 
+    /** True while every read was {@code O_DIRECT} (none through the page cache). */
     boolean isDirect() {
-        return direct;
+        return direct && !readThroughCache;
     }
 
     long size() throws IOException {
@@ -83,19 +99,55 @@ final class DirectReads implements AutoCloseable {
         }
         long size = channel.size();
         int wanted = (int) Math.max(0, Math.min(b.capacity(), size - position));
+        FileChannel through = channel;
         if (direct) {
-            try {
-                fillDirect(b, position, wanted);
-                return;
-            } catch (IOException e) {
-                reopenBuffered(); // the retry below reads through the page cache; a real I/O error fails there too
+            if (mostlyCached(position, wanted, size)) {
+                through = cachedChannel();
+                readThroughCache = true;
+            } else {
+                try {
+                    fillDirect(b, position, wanted);
+                    return;
+                } catch (IOException e) {
+                    reopenBuffered(); // the retry below reads through the page cache; a real I/O error fails there too
+                    through = channel;
+                }
             }
         }
         b.clear().limit(wanted);
-        while (b.hasRemaining() && channel.read(b, position + b.position()) >= 0) {
+        while (b.hasRemaining() && through.read(b, position + b.position()) >= 0) {
             // a short read continues where it stopped
         }
         b.flip();
+    }
+
+    /** Whether at least half the pages of [position, position + length) are in the page cache (false if unknown). */
+    private boolean mostlyCached(long position, int length, long size) throws IOException {
+        if (length == 0 || !PageCacheResidency.isAvailable()) {
+            return false;
+        }
+        if (mapping == null || mapping.byteSize() < Math.min(size, position + length)) {
+            unmap(); // first question, or the file grew past the mapping
+            mappingArena = Arena.ofConfined();
+            mapping = channel.map(FileChannel.MapMode.READ_ONLY, 0, size, mappingArena);
+        }
+        long pages = (length + PageCacheResidency.PAGE_BYTES - 1) / PageCacheResidency.PAGE_BYTES;
+        return 2 * PageCacheResidency.cachedPages(mapping, position, length) >= pages;
+    }
+
+    private FileChannel cachedChannel() throws IOException {
+        if (cachedChannel == null) {
+            cachedChannel = FileChannel.open(path, StandardOpenOption.READ);
+        }
+        return cachedChannel;
+    }
+
+    private void unmap() {
+        if (mappingArena != null) {
+            mappingArena.close();
+            mappingArena = null;
+            mapping = null;
+        }
     }
 
     /** O_DIRECT: whole aligned blocks (the kernel stops at the end of the file). */
@@ -121,8 +173,12 @@ final class DirectReads implements AutoCloseable {
         direct = false;
     }
 
+    /** Closes the channels and unmaps; the thread that opened it (the mapping's arena is confined to it). */
     @Override
     public void close() throws IOException {
-        channel.close();
+        unmap();
+        try (FileChannel c = cachedChannel) {
+            channel.close();
+        }
     }
 }

@@ -34,7 +34,7 @@ class ChunkFileSetDirectReadTest {
     private final SplittableRandom random = new SplittableRandom(11);
 
     @Test
-    void directReadsAreUsedWhereTheFileSystemTakesThem() throws IOException {
+    void directReadsAreUsedWhereTheFileSystemTakesThemAndTheCacheWhereItHoldsTheFile() throws IOException {
         List<Long> refs = writeChunks(500);
         Path probe = ChunkFileDescriptor.path(dir, 0);
         boolean supported;
@@ -42,13 +42,37 @@ class ChunkFileSetDirectReadTest {
             supported = reads.isDirect();
         }
         assumeTrue(supported, "the test directory's file system refuses O_DIRECT");
+        assumeTrue(PageCacheResidency.isAvailable(), "mincore");
+        PageCacheTesting.evictAll(dir);
         try (ChunkFileSet files = new ChunkFileSet(dir)) {
             assertThat(files.check(refs.getFirst(), 0)).isNull();
-            assertThat(files.filesReadDirect()).isEqualTo(1);
+            assertThat(files.filesReadDirect()).as("a file not in the page cache is read with O_DIRECT").isEqualTo(1);
         }
-        try (ChunkFileSet files = new ChunkFileSet(dir, false)) {
+        try (ChunkFileSet files = new ChunkFileSet(dir, false)) { // reads through the page cache: the file is cached after it
             assertThat(files.check(refs.getFirst(), 0)).isNull();
             assertThat(files.filesReadDirect()).isZero();
+        }
+        try (ChunkFileSet files = new ChunkFileSet(dir)) {
+            assertThat(files.check(refs.getFirst(), 0)).isNull();
+            assertThat(files.filesReadDirect()).as("a file the page cache holds is read through it").isZero();
+        }
+    }
+
+    @Test
+    void cachedPagesCountsWhatThePageCacheHolds() throws IOException {
+        assumeTrue(PageCacheResidency.isAvailable(), "mincore");
+        Path file = dir.resolve("data");
+        byte[] bytes = new byte[64 * 4096];
+        random.nextBytes(bytes);
+        Files.write(file, bytes);
+        PageCacheTesting.evict(file);
+        try (FileChannel c = FileChannel.open(file, StandardOpenOption.READ); java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            MemorySegment mapping = c.map(FileChannel.MapMode.READ_ONLY, 0, bytes.length, arena);
+            assertThat(PageCacheResidency.cachedPages(mapping, 0, bytes.length)).isZero();
+            c.read(ByteBuffer.allocate(10 * 4096), 8 * 4096); // pages 8..17 into the page cache (read-ahead may add more after them)
+            assertThat(PageCacheResidency.cachedPages(mapping, 8 * 4096, 10 * 4096)).isEqualTo(10);
+            assertThat(PageCacheResidency.cachedPages(mapping, 0, 8 * 4096)).isZero();
+            assertThat(PageCacheResidency.cachedPages(mapping, 8 * 4096 + 100, 10)).as("a partial page counts whole").isEqualTo(1);
         }
     }
 
@@ -71,6 +95,7 @@ class ChunkFileSetDirectReadTest {
         for (long ref : damaged) {
             flipByteOfPayload(ref);
         }
+        PageCacheTesting.evictAll(dir); // cold: the pass reads with O_DIRECT
         try (ChunkFileSet files = new ChunkFileSet(dir)) {
             for (long ref : damaged) {
                 Path path = ChunkFileDescriptor.path(dir, ChunkFileDescriptor.fileIndex(ref));
@@ -145,11 +170,13 @@ class ChunkFileSetDirectReadTest {
 
     /** The direct and the page-cache pass return the same verdict (null or the same message) for every ref. */
     private void assertSameVerdicts(List<Long> refs) throws IOException {
+        PageCacheTesting.evictAll(dir); // cold, and the direct pass reads each file before the buffered one caches it
         try (ChunkFileSet direct = new ChunkFileSet(dir); ChunkFileSet buffered = new ChunkFileSet(dir, false)) {
             for (int i = 0; i < refs.size(); i++) {
                 long ref = refs.get(i);
+                String directVerdict = direct.check(ref, i);
                 String verdict = buffered.check(ref, i);
-                assertThat(direct.check(ref, i)).as(ChunkFileDescriptor.toString(ref)).isEqualTo(verdict);
+                assertThat(directVerdict).as(ChunkFileDescriptor.toString(ref)).isEqualTo(verdict);
                 if (verdict == null) {
                     assertThat(direct.numSamples(ref)).isEqualTo(buffered.numSamples(ref)).isEqualTo(1 + i % 240);
                 }
