@@ -176,7 +176,9 @@ public final class Shard implements AutoCloseable {
         logRepair(wal.openReport());
         RestoreReport report = checkpoints.restore(wal, this::reopenWalScanningAll);
         store.chunkSink(checkpoints::persist); // chunks cut during replay go to the chunk files too
+        checkpoints.replayWrites(true); // no query runs before the head is ready: chunk files written with O_DIRECT
         new ShardReplay(this, wal, store, codecState, stats, streams, replayProgress, replayListener).run(report.replayFrom());
+        checkpoints.replayWrites(false);
         restoreReport = report;
         activeSeries = store.count() - evictedSeries;
         lastCheckpointNs = nanoClock.getAsLong();

@@ -138,6 +138,20 @@ final class ShardCheckpoints implements AutoCloseable {
         }
     }
 
+    /**
+     * WAL replay on: chunk files are written with O_DIRECT ({@link ChunkFileWriter#directWrites});
+     * off (everything written) before the head takes queries. A failure is handled as a failed
+     * chunk write: the chunks stay in memory and the next checkpoint writes them. Shard thread.
+     */
+    void replayWrites(boolean on) {
+        try {
+            chunkWriter.directWrites(on);
+        } catch (IOException e) {
+            stats.increment(ShardStats.Counter.CHUNK_WRITE_FAILURES);
+            unwrittenChunks = true;
+        }
+    }
+
     // ---------------------------------------------------------------- checkpoint
 
     /** Writes a checkpoint; false (counted, logged) if it could not, in which case the WAL stays whole. */
