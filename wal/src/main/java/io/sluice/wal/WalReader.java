@@ -298,4 +298,9 @@ public final class WalReader implements AutoCloseable {
             segment = null;
         }
     }
+
+    /** {@code madvise(WILLNEED)} calls of the read-ahead in the current segment (tests). */
+    long readAheadCalls() {
+        return segment == null ? 0 : segment.willNeedCalls();
+    }
 }

@@ -66,6 +66,32 @@ class WalReaderReadAheadTest {
         assertThat(checkedAt).isPositive();
     }
 
+    @Test
+    void aSegmentThePageCacheHoldsIsNotAdvisedAgain() throws Throwable {
+        assumeTrue(WalTesting.canMeasureResidency(), "Linux with madvise");
+        try (Wal wal = Wal.open(WalOptions.builder(dir).segmentSizeBytes(64 << 20).build())) {
+            WalTesting.appendMany(wal, new SplittableRandom(SEED), 900, RECORD_BYTES);
+            wal.sync();
+        }
+        Path segment = SegmentDescriptor.path(dir, 0);
+        evictFromPageCache(segment);
+        long coldCalls = readAllCountingReadAhead();
+        java.nio.file.Files.readAllBytes(segment); // everything in the page cache now
+        long cachedCalls = readAllCountingReadAhead();
+        assertThat(coldCalls).as("read-ahead calls on a cold segment").isGreaterThan(16);
+        assertThat(cachedCalls).as("read-ahead calls on a cached segment (cold: %d)", coldCalls).isLessThan(coldCalls / 4);
+    }
+
+    private long readAllCountingReadAhead() throws IOException {
+        try (WalReader reader = WalReader.openFirst(dir)) {
+            long calls = 0;
+            while (reader.next()) {
+                calls = reader.readAheadCalls();
+            }
+            return calls;
+        }
+    }
+
     /** Drops the file's (clean) pages from the page cache: {@code posix_fadvise(POSIX_FADV_DONTNEED)}. */
     private static void evictFromPageCache(Path file) throws Throwable {
         Linker linker = Linker.nativeLinker();

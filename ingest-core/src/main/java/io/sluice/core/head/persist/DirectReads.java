@@ -1,6 +1,7 @@
 package io.sluice.core.head.persist;
 
 import com.sun.nio.file.ExtendedOpenOption;
+import io.sluice.wal.PageCacheResidency;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
