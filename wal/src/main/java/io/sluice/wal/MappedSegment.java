@@ -256,12 +256,13 @@ final class MappedSegment implements AutoCloseable {
      * already requested the fault finds the page (or its read under way). What the reader reads is
      * unchanged. Owner thread.
      */
-    void readAhead(long offset) {
+    void readAhead(long offset, long limit) {
         if (offset < nextReadAheadAt) {
             return;
         }
+        long end = Math.min(mapping.byteSize(), limit);
         long from = Math.max(offset, readAheadTo) & -PageAdvice.PAGE_BYTES;
-        long to = Math.min(mapping.byteSize(), offset + READ_AHEAD_BYTES);
+        long to = Math.min(end, offset + READ_AHEAD_BYTES);
         // Cached already (the usual case right after the WAL was written): one mincore instead of a
         // WILLNEED call per 512 KiB, which costs microseconds even when every page is there.
         long pages = (to - from + PageAdvice.PAGE_BYTES - 1) / PageAdvice.PAGE_BYTES;
@@ -271,8 +272,8 @@ final class MappedSegment implements AutoCloseable {
                 willNeedCalls++;
             }
         }
-        readAheadTo = to;
-        nextReadAheadAt = to >= mapping.byteSize() ? Long.MAX_VALUE : to + RELEASE_STEP_BYTES - READ_AHEAD_BYTES;
+        readAheadTo = Math.max(readAheadTo, to);
+        nextReadAheadAt = to >= end ? Long.MAX_VALUE : to + RELEASE_STEP_BYTES - READ_AHEAD_BYTES;
     }
 
     /** {@code madvise(WILLNEED)} calls {@link #readAhead} made on this mapping. */

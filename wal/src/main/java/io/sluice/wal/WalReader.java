@@ -158,7 +158,9 @@ public final class WalReader implements AutoCloseable {
         int frameLength = segment.frameLength(offset);
         recordOffset = offset;
         segment.releaseBehind(offset); // only whole pages below this record
-        segment.readAhead(offset);
+        // Only as far as open found frames (a reader of a bare directory: the whole segment): beyond them
+        // lie the zeros of a preallocated segment, or frames this process just wrote, cached anyway.
+        segment.readAhead(offset, verified == VerifiedFrames.NONE ? Long.MAX_VALUE : segmentVerifiedEnd);
         recordPosition = WalPosition.of(segmentIndex, offset);
         type = segment.type(offset);
         payloadLength = frameLength - RecordDescriptor.HEADER_LENGTH;

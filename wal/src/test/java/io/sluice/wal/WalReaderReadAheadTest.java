@@ -82,8 +82,32 @@ class WalReaderReadAheadTest {
         assertThat(cachedCalls).as("read-ahead calls on a cached segment (cold: %d)", coldCalls).isLessThan(coldCalls / 4);
     }
 
+    @Test
+    void aWalsReaderReadsAheadOnlyTheFramesOpenFound() throws Throwable {
+        assumeTrue(WalTesting.canMeasureResidency(), "Linux with madvise");
+        Path segment = SegmentDescriptor.path(dir, 0);
+        long afterOpen;
+        try (Wal wal = Wal.open(WalOptions.builder(dir).segmentSizeBytes(64 << 20).build())) {
+            WalTesting.appendMany(wal, new SplittableRandom(SEED), 900, RECORD_BYTES); // all written after open
+            wal.sync();
+            evictFromPageCache(segment);
+            afterOpen = readAllCountingReadAhead(wal.openReader());
+        }
+        long foundAtOpen;
+        try (Wal wal = Wal.open(WalOptions.builder(dir).segmentSizeBytes(64 << 20).build())) {
+            evictFromPageCache(segment);
+            foundAtOpen = readAllCountingReadAhead(wal.openReader());
+        }
+        assertThat(afterOpen).as("read-ahead calls for frames written after open").isZero();
+        assertThat(foundAtOpen).as("read-ahead calls for frames open found, cold").isGreaterThan(16);
+    }
+
     private long readAllCountingReadAhead() throws IOException {
-        try (WalReader reader = WalReader.openFirst(dir)) {
+        return readAllCountingReadAhead(WalReader.openFirst(dir));
+    }
+
+    private static long readAllCountingReadAhead(WalReader opened) throws IOException {
+        try (WalReader reader = opened) {
             long calls = 0;
             while (reader.next()) {
                 calls = reader.readAheadCalls();
