@@ -18,6 +18,8 @@ package io.sluice.wal;
 final class VerifiedFrames {
     /** Nothing verified: every frame is checked. */
     static final VerifiedFrames NONE = new VerifiedFrames(0, new int[0]);
+    /** A reader of a bare directory: no open scanned it (verifies nothing, like NONE, but says no open ran). */
+    static final VerifiedFrames UNKNOWN = new VerifiedFrames(0, new int[0]);
 
     private final int firstIndex;
     /** {@code endOffsets[i]}: the frames of segment {@code firstIndex + i} below it were verified (the end marker is not). */

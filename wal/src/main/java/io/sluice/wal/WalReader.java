@@ -79,7 +79,7 @@ public final class WalReader implements AutoCloseable {
      * @throws IllegalArgumentException if the position is misaligned or lies in a deleted segment
      */
     public static WalReader open(Path directory, long fromPosition) throws IOException {
-        return open(directory, fromPosition, null, VerifiedFrames.NONE);
+        return open(directory, fromPosition, null, VerifiedFrames.UNKNOWN);
     }
 
     static WalReader open(Path directory, long fromPosition, WalMetrics metrics, VerifiedFrames verified) throws IOException {
@@ -160,7 +160,7 @@ public final class WalReader implements AutoCloseable {
         segment.releaseBehind(offset); // only whole pages below this record
         // Only as far as open found frames (a reader of a bare directory: the whole segment): beyond them
         // lie the zeros of a preallocated segment, or frames this process just wrote, cached anyway.
-        segment.readAhead(offset, verified == VerifiedFrames.NONE ? Long.MAX_VALUE : segmentVerifiedEnd);
+        segment.readAhead(offset, verified == VerifiedFrames.UNKNOWN ? Long.MAX_VALUE : segmentVerifiedEnd);
         recordPosition = WalPosition.of(segmentIndex, offset);
         type = segment.type(offset);
         payloadLength = frameLength - RecordDescriptor.HEADER_LENGTH;
