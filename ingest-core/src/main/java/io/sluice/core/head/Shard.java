@@ -11,6 +11,7 @@ import io.sluice.wal.WalOpenReport;
 import io.sluice.wal.WalOptions;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
@@ -50,6 +51,9 @@ public final class Shard implements AutoCloseable {
     private final ShardIndex seriesIndex;
     private final BoundedQueue<ShardBatch> queue;
     private final BoundedQueue<ShardBatch> pool;
+    // Batches are created on first demand, up to the queue's capacity: a restart that only replays never
+    // zeroes the pool (queueBatches x batchBytes of heap per shard, 33 MB with the defaults).
+    private final AtomicInteger batchesCreated = new AtomicInteger();
     private final ReplayProgress replayProgress;
 
     // Shard thread only.
@@ -101,9 +105,6 @@ public final class Shard implements AutoCloseable {
         this.queue = new BoundedQueue<>(options.queueBatches());
         this.pool = new BoundedQueue<>(options.queueBatches());
         this.replayProgress = new ReplayProgress(options.walSegmentBytes());
-        for (int i = 0; i < queue.capacity(); i++) {
-            pool.offer(new ShardBatch(index, options.batchBytes()));
-        }
         int byBytes = (int) Math.min(MAX_RECORD_BYTES, options.walSegmentBytes() / 4) / SamplesRecord.MAX_ENTRY_BYTES;
         this.maxSamplesPerRecord = Math.max(1, byBytes - 1);
     }
@@ -118,13 +119,27 @@ public final class Shard implements AutoCloseable {
 
     // ---------------------------------------------------------------- producer side (any thread)
 
-    /** An empty batch to fill, or null when all of this shard's batches are in flight (backpressure). */
+    /**
+     * An empty batch to fill, or null when all of this shard's batches are in flight (backpressure).
+     * The shard owns at most as many batches as its queue holds; they are created the first time the
+     * pool is empty and reused from then on.
+     */
     public ShardBatch acquireBatch() {
         ShardBatch batch = pool.poll();
         if (batch != null) {
             batch.clear();
+            return batch;
         }
-        return batch;
+        return createBatch();
+    }
+
+    private ShardBatch createBatch() {
+        for (int created = batchesCreated.get(); created < queue.capacity(); created = batchesCreated.get()) {
+            if (batchesCreated.compareAndSet(created, created + 1)) {
+                return new ShardBatch(index, options.batchBytes());
+            }
+        }
+        return null;
     }
 
     /** Hands a filled batch to the shard. Never fails for a batch from {@link #acquireBatch()}. */

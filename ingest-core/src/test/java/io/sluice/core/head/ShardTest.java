@@ -212,6 +212,31 @@ class ShardTest {
     }
 
     @Test
+    void batchesAreCreatedOnDemandAndReused() throws IOException {
+        try (ShardFixture f = new ShardFixture(dir)) {
+            int batchBytes = 8 << 20;
+            com.sun.management.ThreadMXBean threads =
+                    (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+            long before = threads.getCurrentThreadAllocatedBytes();
+            Shard shard = f.open(f.options().withQueue(8, batchBytes));
+            long openBytes = threads.getCurrentThreadAllocatedBytes() - before;
+            // Eight 8 MiB batches created up front would be 64 MiB of heap before any ingest (or a replay-only restart).
+            assertThat(openBytes).as("heap allocated by opening the shard").isLessThan(batchBytes);
+
+            ShardBatch first = shard.acquireBatch();
+            assertThat(first).isNotNull();
+            shard.release(first);
+            assertThat(shard.acquireBatch()).as("a released batch is reused, not a new one made").isSameAs(first);
+            List<ShardBatch> inFlight = new ArrayList<>(List.of(first));
+            for (ShardBatch b; (b = shard.acquireBatch()) != null; ) {
+                assertThat(inFlight).as("every batch is handed out once").doesNotContain(b);
+                inFlight.add(b);
+            }
+            assertThat(inFlight).as("at most as many batches as the queue holds").hasSize(8);
+        }
+    }
+
+    @Test
     void seriesLimitRejectsAndCounts() throws IOException {
         try (ShardFixture f = new ShardFixture(dir)) {
             Shard shard = f.open(f.options().withMaxSeries(2));
