@@ -84,6 +84,14 @@ public final class SamplesRecord {
      * against).
      */
     public static final class Decoder {
+        /**
+         * Entries {@link #decodeRun} decodes per call at most. Why: a call per ~2,000-entry record made
+         * the JIT compile the loop on-stack (OSR) long before the method itself was called often
+         * enough, then again as a method: 2 C1 + 2 C2 compiles. At 64 entries per call the method's
+         * invocation count reaches the compile thresholds first (one C1, one C2 compile); a call costs
+         * ~1 % of 64 entries' decoding.
+         */
+        static final int ENTRIES_PER_CALL = 64;
         private final SeriesCodecState state;
         private final RecordCursor cursor = new RecordCursor();
         private int seriesId;
@@ -108,18 +116,22 @@ public final class SamplesRecord {
          * it are buffered, as with {@link #next}. Allocates nothing (the runs may grow).
          *
          * <p>The common entry (id and timestamp varints of at most 7 bytes, a valid control byte, a
-         * known series whose run has room) is decoded by {@link #decodeRun}, which writes it straight
-         * into the runs' arrays; it returns after an entry that fills a run, which is handed on here.
+         * known series whose run has room; not the record's first) is decoded by {@link #decodeRun}, which writes it straight
+         * into the runs' arrays; it returns after an entry that fills a run, which is handed on here,
+         * and after {@link #ENTRIES_PER_CALL} entries.
          * Any other entry goes through {@link #next}, which has every check, and {@link ReplayRuns#add},
          * which grows the runs, and the loop resumes after it.
          */
         public int decodeAll(ReplayRuns runs, int maxSeriesId) {
             int count = 0;
             while (true) {
-                if (runs.run() > 1) { // else nothing is buffered (very many series): entry by entry
-                    count += decodeRun(runs, maxSeriesId);
-                    if (runs.flushIfFull(seriesId)) {
-                        continue;
+                // Entry by entry when nothing is buffered (very many series), and a record's first entry
+                // (decodeRun continues from a previous entry: one branch less per entry).
+                if (runs.run() > 1 & seriesId >= 0) {
+                    int decoded = decodeRun(runs, maxSeriesId);
+                    count += decoded;
+                    if (runs.flushIfFull(seriesId) | decoded == ENTRIES_PER_CALL) {
+                        continue; // a run was full, or the loop stopped at its entry budget: it goes on
                     }
                 }
                 if (!next(maxSeriesId)) {
@@ -144,18 +156,17 @@ public final class SamplesRecord {
          * byte's clear top bit), which keeps the position chain from entry to entry short.
          *
          * <p>No branch here is first taken late in a replay (each would be an uncommon trap and a
-         * recompile, long after the loop was compiled): "run full" shares the loop's exit test with
-         * "end of record", a series not seen in this WAL segment is a mask, the same series twice in
-         * a row is a mask; ids beyond the arrays (new series) leave the loop, which happens from the
-         * first record on (BENCHMARKS.md "Session 5: decode side").
+         * recompile, long after the loop was compiled): "run full" shares the loop's one test with
+         * "end of record" and the entry budget, also at entry; a series not seen in this WAL segment
+         * and the same series twice in a row are masks; ids beyond
+         * the arrays (new series) leave the loop, which happens from the first record on. Branches
+         * left that valid data may take late (a mantissa over 7 bytes, a varint over 7 bytes) are
+         * rare, and a trap costs one recompile (BENCHMARKS.md "Session 5: decode side").
          */
         private int decodeRun(ReplayRuns runs, int maxSeriesId) {
             byte[] buf = cursor.array();
-            int limit = cursor.limit();
+            int limit = cursor.isMalformed() ? 0 : cursor.limit(); // a malformed header: nothing to decode
             int p = (int) cursor.position();
-            if (cursor.isMalformed() || p >= limit) {
-                return 0;
-            }
             long[] tags = state.tags();
             long[] values = state.values();
             long epochTag = state.epochTag();
@@ -166,13 +177,14 @@ public final class SamplesRecord {
             int run = runs.run();
             // Ids up to this are known and have room in both the codec state and the runs; others: next().
             int maxId = Math.min(maxSeriesId, Math.min(runs.capacitySeries(), tags.length) - 1);
-            int prev = seriesId;
-            long prevTag = prev < 0 ? -1L : tags[prev]; // prev >= 0 was updated by this record: current; low half -1: no prediction
+            int prev = seriesId; // >= 0: the record's first entry went through next()
+            long prevTag = tags[prev]; // prev was updated by this record, so its tag is current
             long t = timestamp;
             long v = valueBits;
             int count = 0;
-            int n;
-            do {
+            int n = 0;
+            // One test for entry, every entry and exit: more payload, room in prev's run, entries left.
+            while (((p - limit) & (n - run) & (count - ENTRIES_PER_CALL)) < 0) {
                 long head = Varint.littleEndianLong(buf, p);
                 long idZigZag;
                 long tZigZag;
@@ -236,12 +248,10 @@ public final class SamplesRecord {
                 tag = (tag & currentMask) | (resetTag & ~currentMask);
                 tags[sid] = tag;
                 values[sid] = bits;
-                if (prev >= 0) {
-                    long followed = SeriesCodecState.followedTag(epochTag, sid);
-                    tags[prev] = followed;
-                    long again = ((long) (prev ^ sid) - 1) >> 63; // -1 if prev == sid (rare: a mask, not a late-trapping branch)
-                    tag = (followed & again) | (tag & ~again);
-                }
+                long followed = SeriesCodecState.followedTag(epochTag, sid);
+                tags[prev] = followed;
+                long again = ((long) (prev ^ sid) - 1) >> 63; // -1 if prev == sid (rare: a mask, not a late-trapping branch)
+                tag = (followed & again) | (tag & ~again);
                 n = counts[sid];
                 int at = sid * run + n;
                 runTimes[at] = tNext;
@@ -253,7 +263,7 @@ public final class SamplesRecord {
                 v = bits;
                 p = q;
                 count++;
-            } while (((p - limit) & (n - run)) < 0); // more payload, and prev's run has room
+            }
             cursor.position(p);
             seriesId = prev;
             timestamp = t;
