@@ -57,8 +57,7 @@ public final class SamplesRecord {
         }
 
         public void add(int seriesId, long timestamp, long valueBits) {
-            int predicted = predict(state, previousId);
-            long p = Varint.writeSigned(segment, position, (long) seriesId - predicted);
+            long p = Varint.writeSigned(segment, position, (long) seriesId - state.predictNext(previousId));
             p = Varint.writeSigned(segment, p, timestamp - previousTimestamp);
             position = ValueCodec.write(segment, p, valueBits, state.lastValue(seriesId));
             state.update(previousId, seriesId, valueBits);
@@ -116,7 +115,7 @@ public final class SamplesRecord {
          * it are buffered, as with {@link #next}. Allocates nothing (the runs may grow).
          *
          * <p>The common entry (id and timestamp varints of at most 7 bytes, a valid control byte, a
-         * known series whose run has room; not the record's first) is decoded by {@link #decodeRun}, which writes it straight
+         * known series whose run has room) is decoded by {@link #decodeRun}, which writes it straight
          * into the runs' arrays; it returns after an entry that fills a run, which is handed on here,
          * and after {@link #ENTRIES_PER_CALL} entries.
          * Any other entry goes through {@link #next}, which has every check, and {@link ReplayRuns#add},
@@ -125,9 +124,7 @@ public final class SamplesRecord {
         public int decodeAll(ReplayRuns runs, int maxSeriesId) {
             int count = 0;
             while (true) {
-                // Entry by entry when nothing is buffered (very many series), and a record's first entry
-                // (decodeRun continues from a previous entry: one branch less per entry).
-                if (runs.run() > 1 & seriesId >= 0) {
+                if (runs.run() > 1) { // else nothing is buffered (very many series): entry by entry
                     int decoded = decodeRun(runs, maxSeriesId);
                     count += decoded;
                     if (runs.flushIfFull(seriesId) | decoded == ENTRIES_PER_CALL) {
@@ -149,36 +146,39 @@ public final class SamplesRecord {
          * the payload; nothing is buffered or updated before that check, so a truncated entry has no
          * effect, and {@link #next} reports it.
          *
-         * <p>One long method on purpose: the position, previous id, tag and timestamp must stay in
-         * registers across entries, and helpers cannot return a value and a new position without
-         * an object. The common entry (1-byte id and timestamp deltas) costs one 8-byte load for its
-         * head and one for its value; a decimal mantissa's length is found without a branch (its stop
-         * byte's clear top bit), which keeps the position chain from entry to entry short.
+         * <p>One long method on purpose: the position, previous and predicted id and timestamp must
+         * stay in registers across entries, and helpers cannot return a value and a new position
+         * without an object. Two chains run from entry to entry and bound its speed: where the next
+         * entry starts (the common entry, 1-byte id and timestamp deltas, costs one 8-byte load for its
+         * head and one for its value; a decimal mantissa's length is found without a branch, by its
+         * stop byte's clear top bit), and which id it predicts (one load and two adds: see
+         * {@link SeriesCodecState}'s layout).
          *
          * <p>No branch here is first taken late in a replay (each would be an uncommon trap and a
          * recompile, long after the loop was compiled): "run full" shares the loop's one test with
-         * "end of record" and the entry budget, also at entry; a series not seen in this WAL segment
-         * and the same series twice in a row are masks; ids beyond
-         * the arrays (new series) leave the loop, which happens from the first record on. Branches
-         * left that valid data may take late (a mantissa over 7 bytes, a varint over 7 bytes) are
-         * rare, and a trap costs one recompile (BENCHMARKS.md "Session 5: decode side").
+         * "end of record" and the entry budget, also at entry; a record's first entry writes to a
+         * scratch slot; a missing prediction, a series not seen in this WAL segment and the same series
+         * twice in a row need no test at all. Ids beyond the arrays (new series) leave the loop, which
+         * happens from the first record on. Branches left that valid data may take late (a mantissa
+         * over 7 bytes, a varint over 7 bytes) are rare, and a trap costs one recompile
+         * (BENCHMARKS.md "Session 5: decode side").
          */
         private int decodeRun(ReplayRuns runs, int maxSeriesId) {
             byte[] buf = cursor.array();
             int limit = cursor.isMalformed() ? 0 : cursor.limit(); // a malformed header: nothing to decode
             int p = (int) cursor.position();
-            long[] tags = state.tags();
+            int[] nextOffsets = state.nextOffsets();
             long[] values = state.values();
-            long epochTag = state.epochTag();
-            long resetTag = SeriesCodecState.resetTag(epochTag);
+            int scratch = nextOffsets.length - 1; // where "what followed the series before the first" goes
             int[] counts = runs.counts();
             long[] runTimes = runs.timestampsMs();
             long[] runValues = runs.valueBits();
             int run = runs.run();
             // Ids up to this are known and have room in both the codec state and the runs; others: next().
-            int maxId = Math.min(maxSeriesId, Math.min(runs.capacitySeries(), tags.length) - 1);
-            int prev = seriesId; // >= 0: the record's first entry went through next()
-            long prevTag = tags[prev]; // prev was updated by this record, so its tag is current
+            int maxId = Math.min(maxSeriesId, Math.min(runs.capacitySeries(), scratch) - 1);
+            int prev = seriesId;
+            // prev >= 0 was updated by this record; prev -1 (none yet) predicts 0. prev & MAX_VALUE: -1 -> the scratch slot.
+            int predicted = prev + 1 + (nextOffsets[Math.min(prev & Integer.MAX_VALUE, scratch)] & ~(prev >> 31));
             long t = timestamp;
             long v = valueBits;
             int count = 0;
@@ -207,18 +207,13 @@ public final class SamplesRecord {
                     q += Varint.peekedLength(peeked);
                     tZigZag = Varint.peekedValue(peeked);
                 }
-                // prevTag is prev's tag, current, so its low half is the prediction (kept in a local:
-                // one load less on the chain from one entry's id to the next).
-                int predicted = (int) prevTag;
-                long id = (predicted != SeriesCodecState.NO_PREDICTION ? predicted : prev + 1) + Varint.unZigZag(idZigZag);
+                long id = predicted + Varint.unZigZag(idZigZag);
                 if ((id | (maxId - id)) < 0) {
                     break; // below 0, unknown, or not yet in the arrays (next() and add() grow them)
                 }
                 int sid = (int) id;
                 long tNext = t + Varint.unZigZag(tZigZag);
-                long tag = tags[sid];
-                long currentMask = SeriesCodecState.currentMask(tag, epochTag);
-                long bits = values[sid] & currentMask;
+                long bits = values[sid];
                 long value = Varint.littleEndianLong(buf, q); // the control byte, then the value's bytes
                 int control = (int) value & 0xFF;
                 if (control >= ValueCodec.DECIMAL) {
@@ -245,20 +240,17 @@ public final class SamplesRecord {
                 if (q > limit) {
                     break; // the entry runs past the payload
                 }
-                tag = (tag & currentMask) | (resetTag & ~currentMask);
-                tags[sid] = tag;
                 values[sid] = bits;
-                long followed = SeriesCodecState.followedTag(epochTag, sid);
-                tags[prev] = followed;
-                long again = ((long) (prev ^ sid) - 1) >> 63; // -1 if prev == sid (rare: a mask, not a late-trapping branch)
-                tag = (followed & again) | (tag & ~again);
+                // sid followed prev (prev -1: into the scratch slot). Then sid's own prediction for the next
+                // entry: stored before the load, so a series following itself reads what was just written.
+                nextOffsets[Math.min(prev & Integer.MAX_VALUE, scratch)] = sid - (prev + 1);
+                predicted = sid + 1 + nextOffsets[sid];
                 n = counts[sid];
                 int at = sid * run + n;
                 runTimes[at] = tNext;
                 runValues[at] = bits;
                 counts[sid] = ++n;
                 prev = sid;
-                prevTag = tag;
                 t = tNext;
                 v = bits;
                 p = q;
@@ -279,7 +271,7 @@ public final class SamplesRecord {
             if (!cursor.hasRemaining()) {
                 return false;
             }
-            long id = predict(state, seriesId) + cursor.readSigned();
+            long id = state.predictNext(seriesId) + cursor.readSigned();
             long t = timestamp + cursor.readSigned();
             if (cursor.isMalformed() || id < 0 || id > maxSeriesId) {
                 cursor.markMalformed();
@@ -314,8 +306,4 @@ public final class SamplesRecord {
         }
     }
 
-    private static int predict(SeriesCodecState state, int previousId) {
-        int predicted = state.predictedNext(previousId);
-        return predicted != SeriesCodecState.NO_PREDICTION ? predicted : previousId + 1;
-    }
 }
