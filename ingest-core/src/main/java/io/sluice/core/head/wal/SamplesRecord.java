@@ -176,11 +176,12 @@ public final class SamplesRecord {
             int run = runs.run();
             // Ids up to this are known and have room in both the codec state and the runs; others: next().
             int maxId = Math.min(maxSeriesId, Math.min(runs.capacitySeries(), scratch) - 1);
-            int prev = seriesId;
-            // prev >= 0 was updated by this record; prev -1 (none yet) predicts 0. prev & MAX_VALUE: -1 -> the scratch slot.
-            int predicted = prev + 1 + (nextOffsets[Math.min(prev & Integer.MAX_VALUE, scratch)] & ~(prev >> 31));
+            // seriesId >= 0 was updated by this record; -1 (none yet) predicts 0 and stands for the scratch
+            // slot below (no test for it in the loop).
+            int first = seriesId;
+            int prev = first + ((first >> 31) & (scratch + 1));
+            int predicted = first + 1 + (nextOffsets[prev] & ~(first >> 31));
             long t = timestamp;
-            long v = valueBits;
             int count = 0;
             int n = 0;
             // One test for entry, every entry and exit: more payload, room in prev's run, entries left.
@@ -213,9 +214,9 @@ public final class SamplesRecord {
                 }
                 int sid = (int) id;
                 long tNext = t + Varint.unZigZag(tZigZag);
-                long bits = values[sid];
                 long value = Varint.littleEndianLong(buf, q); // the control byte, then the value's bytes
                 int control = (int) value & 0xFF;
+                long bits;
                 if (control >= ValueCodec.DECIMAL) {
                     int places = control - ValueCodec.DECIMAL;
                     long stops = ~value & 0x8080_8080_8080_8000L; // a clear top bit in bytes 1..7 ends the mantissa
@@ -232,18 +233,20 @@ public final class SamplesRecord {
                     if (shifts < 0) {
                         break;
                     }
-                    bits ^= ValueCodec.xorFromLoad(RecordCursor.bigEndianLong(buf, q + 1), shifts);
+                    bits = values[sid] ^ ValueCodec.xorFromLoad(RecordCursor.bigEndianLong(buf, q + 1), shifts);
                     q += 1 + (control & 0x0F);
                 } else {
+                    bits = values[sid];
                     q++;
                 }
                 if (q > limit) {
                     break; // the entry runs past the payload
                 }
                 values[sid] = bits;
-                // sid followed prev (prev -1: into the scratch slot). Then sid's own prediction for the next
-                // entry: stored before the load, so a series following itself reads what was just written.
-                nextOffsets[Math.min(prev & Integer.MAX_VALUE, scratch)] = sid - (prev + 1);
+                // sid followed prev (for a record's first entry: the scratch slot, any value). Then sid's own
+                // prediction for the next entry: stored before the load, so a series following itself
+                // reads what was just written.
+                nextOffsets[prev] = sid - (prev + 1);
                 predicted = sid + 1 + nextOffsets[sid];
                 n = counts[sid];
                 int at = sid * run + n;
@@ -252,14 +255,15 @@ public final class SamplesRecord {
                 counts[sid] = ++n;
                 prev = sid;
                 t = tNext;
-                v = bits;
                 p = q;
                 count++;
             }
             cursor.position(p);
-            seriesId = prev;
-            timestamp = t;
-            valueBits = v;
+            if (count > 0) { // else nothing changed (and prev may be the scratch slot)
+                seriesId = prev;
+                timestamp = t;
+                valueBits = values[prev];
+            }
             return count;
         }
 

@@ -174,6 +174,8 @@ class SamplesDecodeAllTest {
                 assertThat(decodeAll(fast, collected.runs, damaged, damagedExtent, walSegment, maxId))
                         .as("budget %d record %d damaged", budget, i).isEqualTo(reference1.size());
                 assertThat(fast.isMalformed()).as("budget %d record %d", budget, i).isEqualTo(reference.isMalformed());
+                assertThat(new long[] {fast.seriesId(), fast.timestamp(), fast.valueBits()}).as("the last entry, budget %d record %d", budget, i)
+                        .isEqualTo(new long[] {reference.seriesId(), reference.timestamp(), reference.valueBits()});
                 malformed += reference.isMalformed() ? 1 : 0;
                 List<Sample> reference2 = decodeByNext(reference, buffer, extent, walSegment, 499);
                 expected.addAll(reference2);
