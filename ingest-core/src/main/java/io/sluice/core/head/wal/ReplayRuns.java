@@ -91,10 +91,10 @@ public final class ReplayRuns {
 
     /**
      * Hands series {@code id}'s run to the sink if it is full and empties it; returns whether it
-     * did. {@code id} may be anything (-1, beyond the capacity): then there is nothing to flush.
+     * did. {@code id} may be anything (-1, beyond the capacity, nothing buffered): then there is nothing to flush.
      */
     boolean flushIfFull(int id) {
-        if (id < 0 || id >= capacitySeries || counts[id] != run) {
+        if (id < 0 || id >= counts.length || counts[id] != run) {
             return false;
         }
         int from = id * run;

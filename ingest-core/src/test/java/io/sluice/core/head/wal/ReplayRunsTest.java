@@ -104,5 +104,14 @@ class ReplayRunsTest {
                 .extracting(r -> r[1]).containsOnly(2, 1).hasSize(101);
         buffer.flushAll();
         assertThat(runs).hasSize(102);
+        assertThat(buffer.flushIfFull(-1) || buffer.flushIfFull(7) || buffer.flushIfFull(1 << 30)).isFalse();
+    }
+
+    @Test
+    void nothingIsFullWhenNothingIsBuffered() {
+        ReplayRuns unbuffered = new ReplayRuns(16, (id, ts, vs, from, to) -> { }, (id, t, v) -> { });
+        unbuffered.add(3, 1, 1);
+        assertThat(unbuffered.run()).isEqualTo(1);
+        assertThat(unbuffered.flushIfFull(3) || unbuffered.flushIfFull(-1) || unbuffered.flushIfFull(5_000)).isFalse();
     }
 }
