@@ -1,6 +1,7 @@
 package io.sluice.bench.wal;
 
 import io.sluice.bench.AbstractBenchmark;
+import io.sluice.core.head.wal.ReplayRuns;
 import io.sluice.core.head.wal.SamplesRecord;
 import io.sluice.core.head.wal.SeriesCodecState;
 import java.lang.foreign.Arena;
@@ -17,10 +18,12 @@ import org.openjdk.jmh.annotations.State;
  * Decoding SAMPLES records as replay does, in ns per sample: {@value #SERIES} series scraped
  * {@value #SCRAPES} times in the same order (15 s apart, noisy two-decimal gauges like
  * {@code sluice bench replay}'s data), {@value #SAMPLES_PER_RECORD} samples per record, all in one WAL
- * segment. {@code decodeAll} is replay's loop ({@link SamplesRecord.Decoder#decodeAll});
- * {@code next} is the entry-by-entry reference ({@link SamplesRecord.Decoder#next}), which is what
- * replay called before. The sink adds up what it is given so nothing is optimized away; the
- * records are in memory (the WAL's framing, CRC and page faults are not part of this figure).
+ * segment. {@code decodeAll} is replay's loop ({@link SamplesRecord.Decoder#decodeAll}), which
+ * writes into per-series runs ({@link ReplayRuns}, replay's 16 MiB budget);
+ * {@code next} is the entry-by-entry reference ({@link SamplesRecord.Decoder#next}) feeding the same
+ * runs through {@link ReplayRuns#add}. The run sink adds up a little of each run so nothing is
+ * optimized away (the append itself is not part of this figure); the records are in memory (the
+ * WAL's framing, CRC and page faults are not part of it either).
  */
 @State(Scope.Thread)
 public class SamplesDecodeBenchmark extends AbstractBenchmark {
@@ -34,13 +37,19 @@ public class SamplesDecodeBenchmark extends AbstractBenchmark {
     private int[] lengths;
     private SamplesRecord.Decoder decoder;
     private final Sum sum = new Sum();
+    private final ReplayRuns runs = new ReplayRuns(16L << 20, sum, sum);
 
-    /** The sink: keeps a running sum (one add per sample, like a buffer write). */
-    static final class Sum implements SamplesRecord.Sink {
+    /** The runs' sink: keeps a running sum of each run's length and ends. */
+    static final class Sum implements ReplayRuns.RunSink, ReplayRuns.OneSink {
         long value;
 
         @Override
-        public void accept(int seriesId, long timestampMs, long valueBits) {
+        public void appendRun(int seriesId, long[] timestampsMs, long[] valueBits, int from, int to) {
+            value += seriesId + to - from + timestampsMs[from] + valueBits[to - 1];
+        }
+
+        @Override
+        public void append(int seriesId, long timestampMs, long valueBits) {
             value += seriesId + timestampMs + valueBits;
         }
     }
@@ -79,7 +88,7 @@ public class SamplesDecodeBenchmark extends AbstractBenchmark {
     public long decodeAll() {
         for (int r = 0; r < offsets.length; r++) {
             decoder.wrap(records, offsets[r], lengths[r], 0);
-            decoder.decodeAll(sum, SERIES - 1);
+            decoder.decodeAll(runs, SERIES - 1);
         }
         return sum.value;
     }
@@ -90,7 +99,7 @@ public class SamplesDecodeBenchmark extends AbstractBenchmark {
         for (int r = 0; r < offsets.length; r++) {
             decoder.wrap(records, offsets[r], lengths[r], 0);
             while (decoder.next(SERIES - 1)) {
-                sum.accept(decoder.seriesId(), decoder.timestamp(), decoder.valueBits());
+                runs.add(decoder.seriesId(), decoder.timestamp(), decoder.valueBits());
             }
         }
         return sum.value;

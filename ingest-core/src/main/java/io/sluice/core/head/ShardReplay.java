@@ -2,6 +2,7 @@ package io.sluice.core.head;
 
 import io.sluice.core.head.wal.HeadRecordType;
 import io.sluice.core.head.wal.OffsetsRecord;
+import io.sluice.core.head.wal.ReplayRuns;
 import io.sluice.core.head.wal.SamplesRecord;
 import io.sluice.core.head.wal.SeriesCodecState;
 import io.sluice.core.head.wal.SeriesRecord;
@@ -44,7 +45,6 @@ final class ShardReplay {
     private final ReplayRuns runs;
     /** Outcomes of replayed appends; replay keeps no per-outcome stats (as before runs), so only tests look. */
     private final AppendCounts appendCounts = new AppendCounts();
-    private final SamplesRecord.Sink toRuns;   // runs::add, made once (no allocation per record)
     private byte[] labels = new byte[1024];
     // The stream of the last OFFSETS entry: every batch repeats the same few, so resolving them by name
     // (a String per entry) is done once per stream, not once per record.
@@ -61,7 +61,6 @@ final class ShardReplay {
         this.streams = streams;
         this.samplesDecoder = new SamplesRecord.Decoder(codecState);
         this.runs = new ReplayRuns(RUN_BUFFER_BYTES, this::appendRun, this::appendOne);
-        this.toRuns = runs::add;
     }
 
     private void appendRun(int id, long[] timestampsMs, long[] valueBits, int from, int to) {
@@ -122,7 +121,7 @@ final class ShardReplay {
 
     private boolean replaySamples(MemorySegment m, long off, int len, int walSegment) {
         samplesDecoder.wrap(m, off, len, walSegment);
-        int samples = samplesDecoder.decodeAll(toRuns, store.count() - 1);
+        int samples = samplesDecoder.decodeAll(runs, store.count() - 1);
         stats.add(ShardStats.Counter.REPLAYED_SAMPLES, samples);
         return !samplesDecoder.isMalformed();
     }

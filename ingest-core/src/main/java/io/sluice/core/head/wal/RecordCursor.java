@@ -31,7 +31,14 @@ public final class RecordCursor {
     private static final VarHandle BIG_ENDIAN_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     // Owned by the decoding thread.
-    private byte[] buffer = new byte[256 + SLACK_BYTES];
+    /**
+     * First buffer size. Why not smaller: each growth is a branch first taken when a record larger than
+     * all before it comes, possibly late in a replay (an uncommon trap and a recompile of the caller);
+     * 64 KiB holds a SAMPLES record of ~12,000 typical entries.
+     */
+    private static final int FIRST_BUFFER_BYTES = 64 << 10;
+
+    private byte[] buffer = new byte[FIRST_BUFFER_BYTES + SLACK_BYTES];
     private MemorySegment bufferSegment = MemorySegment.ofArray(buffer);
     private int position;
     private int limit;

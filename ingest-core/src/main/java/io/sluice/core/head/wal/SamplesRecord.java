@@ -57,8 +57,7 @@ public final class SamplesRecord {
         }
 
         public void add(int seriesId, long timestamp, long valueBits) {
-            int predicted = predict(state, previousId);
-            long p = Varint.writeSigned(segment, position, (long) seriesId - predicted);
+            long p = Varint.writeSigned(segment, position, (long) seriesId - state.predictNext(previousId));
             p = Varint.writeSigned(segment, p, timestamp - previousTimestamp);
             position = ValueCodec.write(segment, p, valueBits, state.lastValue(seriesId));
             state.update(previousId, seriesId, valueBits);
@@ -77,18 +76,21 @@ public final class SamplesRecord {
         }
     }
 
-    /** Where {@link Decoder#decodeAll} delivers a record's samples, in record order. */
-    @FunctionalInterface
-    public interface Sink {
-        void accept(int seriesId, long timestampMs, long valueBits);
-    }
-
     /**
      * Reads SAMPLES records; one per replaying thread, reusable. Two ways to read a wrapped record,
-     * same samples, same state afterwards: {@link #decodeAll} (replay's path: a tight loop) and
-     * {@link #next} (one entry per call; the reference the loop is tested against).
+     * same samples, same state afterwards: {@link #decodeAll} (replay's path: a tight loop writing
+     * into {@link ReplayRuns}) and {@link #next} (one entry per call; the reference the loop is tested
+     * against).
      */
     public static final class Decoder {
+        /**
+         * Entries {@link #decodeRun} decodes per call at most. Why: a call per ~2,000-entry record made
+         * the JIT compile the loop on-stack (OSR) long before the method itself was called often
+         * enough, then again as a method: 2 C1 + 2 C2 compiles. At 64 entries per call the method's
+         * invocation count reaches C2's thresholds first: one C2 compile (C1's quick compiles, one of
+         * them on-stack, remain); a call costs ~1 % of 64 entries' decoding (not measurable).
+         */
+        static final int ENTRIES_PER_CALL = 64;
         private final SeriesCodecState state;
         private final RecordCursor cursor = new RecordCursor();
         private int seriesId;
@@ -107,63 +109,90 @@ public final class SamplesRecord {
         }
 
         /**
-         * Delivers every entry of the wrapped record to {@code sink}, in order; returns how many.
-         * Stops early, with {@link #isMalformed()} set, at the first entry that does not decode (ids
-         * above {@code maxSeriesId} are malformed): the entries before it are delivered, as with
-         * {@link #next}. Allocates nothing.
+         * Buffers every entry of the wrapped record in {@code runs}, in order (full runs go to its sink
+         * as they fill); returns how many. Stops early, with {@link #isMalformed()} set, at the first
+         * entry that does not decode (ids above {@code maxSeriesId} are malformed): the entries before
+         * it are buffered, as with {@link #next}. Allocates nothing (the runs may grow).
          *
-         * <p>The common entry (varints of at most 7 bytes, valid control byte) is decoded by
-         * {@link #decodeRun} from the cursor's array with everything in locals; any other entry goes
-         * through {@link #next}, which has every check, and the loop resumes after it.
+         * <p>The common entry (id and timestamp varints of at most 7 bytes, a valid control byte, a
+         * known series whose run has room) is decoded by {@link #decodeRun}, which writes it straight
+         * into the runs' arrays; it returns after an entry that fills a run, which is handed on here,
+         * and after {@link #ENTRIES_PER_CALL} entries.
+         * Any other entry goes through {@link #next}, which has every check, and {@link ReplayRuns#add},
+         * which grows the runs, and the loop resumes after it.
          */
-        public int decodeAll(Sink sink, int maxSeriesId) {
+        public int decodeAll(ReplayRuns runs, int maxSeriesId) {
             int count = 0;
             while (true) {
-                count += decodeRun(sink, maxSeriesId);
+                if (runs.run() > 1) { // else nothing is buffered (very many series): entry by entry
+                    int decoded = decodeRun(runs, maxSeriesId);
+                    count += decoded;
+                    if (runs.flushIfFull(seriesId) | decoded == ENTRIES_PER_CALL) {
+                        continue; // a run was full, or the loop stopped at its entry budget: it goes on
+                    }
+                }
                 if (!next(maxSeriesId)) {
                     return count;
                 }
-                sink.accept(seriesId, timestamp, valueBits);
+                runs.add(seriesId, timestamp, valueBits);
                 count++;
             }
         }
 
         /**
-         * Decodes entries until the record ends or an entry needs {@link #next}'s checks; leaves the
-         * cursor at that entry. An entry is read in full (the cursor's slack keeps the reads in the
-         * array) and only then checked to end inside the payload; nothing is delivered or updated
-         * before that check, so a truncated entry has no effect, and {@link #next} reports it.
+         * Decodes entries into {@code runs} until the record ends, an entry fills its series' run, or
+         * an entry needs {@link #next}'s checks (then the cursor is left at it). An entry is read in
+         * full (the cursor's slack keeps the reads in the array) and only then checked to end inside
+         * the payload; nothing is buffered or updated before that check, so a truncated entry has no
+         * effect, and {@link #next} reports it.
          *
-         * <p>One long method on purpose: the position, previous id, tag and timestamp must stay in
-         * registers across entries, and helpers cannot return a value and a new position without
-         * an object. What bounds its speed is the chain from one entry to the next (where it starts,
-         * which series it predicts), so the common entry's first two bytes are read with one branch
-         * and the mantissa's length without one (BENCHMARKS.md "Replay: decode").
+         * <p>One long method on purpose: the position, previous and predicted id and timestamp must
+         * stay in registers across entries, and helpers cannot return a value and a new position
+         * without an object. Two chains run from entry to entry and bound its speed: where the next
+         * entry starts (the common entry, 1-byte id and timestamp deltas, costs one 8-byte load for its
+         * head and one for its value; a decimal mantissa's length is found without a branch, by its
+         * stop byte's clear top bit), and which id it predicts (one load and two adds: see
+         * {@link SeriesCodecState}'s layout).
+         *
+         * <p>No branch here is first taken late in a replay (each would be an uncommon trap and a
+         * recompile, long after the loop was compiled): "run full" shares the loop's one test with
+         * "end of record" and the entry budget, also at entry; a record's first entry writes to a
+         * scratch slot; a missing prediction, a series not seen in this WAL segment and the same series
+         * twice in a row need no test at all. Ids beyond the arrays (new series) leave the loop, which
+         * happens from the first record on. Branches left that valid data may take late (a mantissa
+         * over 7 bytes, a varint over 7 bytes) are rare, and a trap costs one recompile
+         * (BENCHMARKS.md "Session 5: decode side").
          */
-        private int decodeRun(Sink sink, int maxSeriesId) {
-            if (cursor.isMalformed()) {
-                return 0;
-            }
+        private int decodeRun(ReplayRuns runs, int maxSeriesId) {
             byte[] buf = cursor.array();
-            int limit = cursor.limit();
+            int limit = cursor.isMalformed() ? 0 : cursor.limit(); // a malformed header: nothing to decode
             int p = (int) cursor.position();
-            long[] tags = state.tags();
+            int[] nextOffsets = state.nextOffsets();
             long[] values = state.values();
-            long epochTag = state.epochTag();
-            int prev = seriesId;
-            long prevTag = prev < 0 ? 0L : tags[prev]; // prev >= 0 was updated by this record: current
+            int scratch = nextOffsets.length - 1; // where "what followed the series before the first" goes
+            int[] counts = runs.counts();
+            long[] runTimes = runs.timestampsMs();
+            long[] runValues = runs.valueBits();
+            int run = runs.run();
+            // Ids up to this are known and have room in both the codec state and the runs; others: next().
+            int maxId = Math.min(maxSeriesId, Math.min(runs.capacitySeries(), scratch) - 1);
+            // seriesId >= 0 was updated by this record; -1 (none yet) predicts 0 and stands for the scratch
+            // slot below (no test for it in the loop).
+            int first = seriesId;
+            int prev = first + ((first >> 31) & (scratch + 1));
+            int predicted = first + 1 + (nextOffsets[prev] & ~(first >> 31));
             long t = timestamp;
-            long v = valueBits;
             int count = 0;
-            while (p < limit) {
+            int n = 0;
+            // One test for entry, every entry and exit: more payload, room in prev's run, entries left.
+            while (((p - limit) & (n - run) & (count - ENTRIES_PER_CALL)) < 0) {
+                long head = Varint.littleEndianLong(buf, p);
                 long idZigZag;
                 long tZigZag;
                 int q;
-                int b0 = buf[p];
-                int b1 = buf[p + 1];
-                if ((b0 | b1) >= 0) { // the common entry: a 1-byte id delta and a 1-byte timestamp delta
-                    idZigZag = b0;
-                    tZigZag = b1;
+                if ((head & 0x8080L) == 0) { // the common entry: a 1-byte id delta and a 1-byte timestamp delta
+                    idZigZag = head & 0x7F;
+                    tZigZag = (head >>> 8) & 0x7F;
                     q = p + 2;
                 } else {
                     long peeked = Varint.peek(buf, p);
@@ -179,68 +208,62 @@ public final class SamplesRecord {
                     q += Varint.peekedLength(peeked);
                     tZigZag = Varint.peekedValue(peeked);
                 }
-                // prevTag is prev's tag, current, so its low half is the prediction (kept in a local:
-                // one load less on the chain from one entry's id to the next).
-                int predicted = prev < 0 ? SeriesCodecState.NO_PREDICTION : (int) prevTag;
-                long id = (predicted != SeriesCodecState.NO_PREDICTION ? predicted : prev + 1) + Varint.unZigZag(idZigZag);
-                if (id < 0 || id > maxSeriesId) {
-                    break;
+                long id = predicted + Varint.unZigZag(idZigZag);
+                if ((id | (maxId - id)) < 0) {
+                    break; // below 0, unknown, or not yet in the arrays (next() and add() grow them)
                 }
-                long tNext = t + Varint.unZigZag(tZigZag);
                 int sid = (int) id;
-                if (sid >= tags.length) {
-                    state.ensureCapacity(sid);
-                    tags = state.tags();
-                    values = state.values();
-                }
-                // Not current (first touch in this WAL segment) comes in a burst at each segment's
-                // start, long after the loop was compiled: masks, not branches, so it causes no trap.
-                long tag = tags[sid];
-                long currentMask = SeriesCodecState.currentMask(tag, epochTag);
-                long bits = values[sid] & currentMask;
-                int control = buf[q++] & 0xFF;
+                long tNext = t + Varint.unZigZag(tZigZag);
+                long value = Varint.littleEndianLong(buf, q); // the control byte, then the value's bytes
+                int control = (int) value & 0xFF;
+                long bits;
                 if (control >= ValueCodec.DECIMAL) {
                     int places = control - ValueCodec.DECIMAL;
-                    long peeked = places <= ValueCodec.MAX_DECIMAL_PLACES ? Varint.peekBranchless(buf, q) : -1;
-                    if (peeked < 0) {
+                    long stops = ~value & 0x8080_8080_8080_8000L; // a clear top bit in bytes 1..7 ends the mantissa
+                    if (places > ValueCodec.MAX_DECIMAL_PLACES || stops == 0) {
                         break;
                     }
-                    q += Varint.peekedLength(peeked);
-                    // |m| < 2^48 (7 bytes), within the format's 2^53: one exact IEEE division, as written.
-                    bits = Double.doubleToRawLongBits(Varint.unZigZag(Varint.peekedValue(peeked)) / ValueCodec.POW10[places]);
+                    long lowest = stops & -stops;
+                    long mantissa = Varint.foldGroups((value & (lowest ^ (lowest - 1))) >>> 8);
+                    q += (Long.numberOfTrailingZeros(stops) >>> 3) + 1;
+                    // |m| < 2^49 (7 bytes), within the format's 2^53: one exact IEEE division, as written.
+                    bits = Double.doubleToRawLongBits(Varint.unZigZag(mantissa) / ValueCodec.POW10[places]);
                 } else if (control != ValueCodec.SAME) {
                     int shifts = ValueCodec.XOR_SHIFTS[control];
                     if (shifts < 0) {
                         break;
                     }
-                    bits ^= ValueCodec.xorFromLoad(RecordCursor.bigEndianLong(buf, q), shifts);
-                    q += control & 0x0F;
+                    bits = values[sid] ^ ValueCodec.xorFromLoad(RecordCursor.bigEndianLong(buf, q + 1), shifts);
+                    q += 1 + (control & 0x0F);
+                } else {
+                    bits = values[sid];
+                    q++;
                 }
                 if (q > limit) {
                     break; // the entry runs past the payload
                 }
-                tag = (tag & currentMask) | (SeriesCodecState.resetTag(epochTag) & ~currentMask);
-                tags[sid] = tag;
                 values[sid] = bits;
-                if (prev >= 0) {
-                    long followed = SeriesCodecState.followedTag(epochTag, sid);
-                    tags[prev] = followed;
-                    if (prev == sid) {
-                        tag = followed;
-                    }
-                }
+                // sid followed prev (for a record's first entry: the scratch slot, any value). Then sid's own
+                // prediction for the next entry: stored before the load, so a series following itself
+                // reads what was just written.
+                nextOffsets[prev] = sid - (prev + 1);
+                predicted = sid + 1 + nextOffsets[sid];
+                n = counts[sid];
+                int at = sid * run + n;
+                runTimes[at] = tNext;
+                runValues[at] = bits;
+                counts[sid] = ++n;
                 prev = sid;
-                prevTag = tag;
                 t = tNext;
-                v = bits;
                 p = q;
-                sink.accept(prev, t, bits);
                 count++;
             }
             cursor.position(p);
-            seriesId = prev;
-            timestamp = t;
-            valueBits = v;
+            if (count > 0) { // else nothing changed (and prev may be the scratch slot)
+                seriesId = prev;
+                timestamp = t;
+                valueBits = values[prev];
+            }
             return count;
         }
 
@@ -252,7 +275,7 @@ public final class SamplesRecord {
             if (!cursor.hasRemaining()) {
                 return false;
             }
-            long id = predict(state, seriesId) + cursor.readSigned();
+            long id = state.predictNext(seriesId) + cursor.readSigned();
             long t = timestamp + cursor.readSigned();
             if (cursor.isMalformed() || id < 0 || id > maxSeriesId) {
                 cursor.markMalformed();
@@ -287,8 +310,4 @@ public final class SamplesRecord {
         }
     }
 
-    private static int predict(SeriesCodecState state, int previousId) {
-        int predicted = state.predictedNext(previousId);
-        return predicted != SeriesCodecState.NO_PREDICTION ? predicted : previousId + 1;
-    }
 }

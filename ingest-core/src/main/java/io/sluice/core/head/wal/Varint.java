@@ -85,17 +85,30 @@ public final class Varint {
      * in three steps.
      */
     static long peekBranchless(byte[] buffer, int p) {
-        long x = (long) LITTLE_ENDIAN_LONG.get(buffer, p);
+        long x = littleEndianLong(buffer, p);
         long stops = ~x & 0x0080_8080_8080_8080L; // a clear top bit in bytes 0..6 ends the varint
         if (stops == 0) {
             return -1;
         }
         long lowest = stops & -stops;
-        x &= lowest ^ (lowest - 1);                // the varint's bytes; the rest zeroed
+        return (foldGroups(x & (lowest ^ (lowest - 1))) << 8) | ((Long.numberOfTrailingZeros(lowest) + 1) >>> 3);
+    }
+
+    /**
+     * The value of a varint of at most 7 bytes given as a little-endian long of its bytes (bytes after
+     * its stop byte zeroed; the continuation bits may be set): the 7-bit groups folded together in
+     * three steps, without a branch on the length.
+     */
+    static long foldGroups(long bytes) {
+        long x = bytes;
         x = ((x & 0x7F00_7F00_7F00_7F00L) >>> 1) | (x & 0x007F_007F_007F_007FL);
         x = ((x & 0x3FFF_0000_3FFF_0000L) >>> 2) | (x & 0x0000_3FFF_0000_3FFFL);
-        x = ((x & 0x0FFF_FFFF_0000_0000L) >>> 4) | (x & 0x0000_0000_0FFF_FFFFL);
-        return (x << 8) | ((Long.numberOfTrailingZeros(lowest) + 1) >>> 3);
+        return ((x & 0x0FFF_FFFF_0000_0000L) >>> 4) | (x & 0x0000_0000_0FFF_FFFFL);
+    }
+
+    /** The 8 bytes at {@code p} of {@code buffer} as a little-endian long (one load). */
+    static long littleEndianLong(byte[] buffer, int p) {
+        return (long) LITTLE_ENDIAN_LONG.get(buffer, p);
     }
 
     static long peekedValue(long peeked) {

@@ -10,15 +10,19 @@ import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link SamplesRecord.Decoder#decodeAll} (replay's tight loop) against the encoder and against
- * {@link SamplesRecord.Decoder#next} (the reference): same samples, same malformed verdicts, same
- * state afterwards; nothing allocated per record.
+ * {@link SamplesRecord.Decoder#decodeAll} (replay's tight loop, writing into {@link ReplayRuns})
+ * against the encoder and against {@link SamplesRecord.Decoder#next} (the reference): the same
+ * samples of every series in the same order, the same counts and malformed verdicts, the same state
+ * afterwards; runs long, short (filling mid-record) and absent (nothing buffered); nothing allocated
+ * per record.
  */
 class SamplesDecodeAllTest {
     /** Room for one record of the workload (at most 300 entries). */
@@ -50,12 +54,48 @@ class SamplesDecodeAllTest {
         return extents;
     }
 
-    private static List<Sample> decodeAll(SamplesRecord.Decoder decoder, MemorySegment source, int[] extent, int walSegment, int maxId) {
-        List<Sample> out = new ArrayList<>();
+    /**
+     * Run budgets: long runs (16 MiB: 128 samples per series of 1,024), runs of 2 and 3 (they fill
+     * mid-record, so the loop stops and resumes after a flush), and none (16 B: entry by entry).
+     */
+    private static final long[] BUDGETS = {16L << 20, 2L * 16 * 1024, 3L * 16 * 1024, 16};
+
+    /** What a {@link ReplayRuns} hands on, per series in the order given. */
+    private static final class Collected {
+        final Map<Integer, List<Sample>> bySeries = new TreeMap<>();
+        final ReplayRuns runs;
+
+        Collected(long budgetBytes) {
+            runs = new ReplayRuns(budgetBytes, (id, ts, vs, from, to) -> {
+                assertThat(to - from).as("a run of series %d", id).isPositive();
+                for (int i = from; i < to; i++) {
+                    add(new Sample(id, ts[i], vs[i]));
+                }
+            }, (id, t, v) -> add(new Sample(id, t, v)));
+        }
+
+        void add(Sample sample) {
+            bySeries.computeIfAbsent(sample.id(), k -> new ArrayList<>()).add(sample);
+        }
+
+        /** Everything handed on so far plus what is still buffered. */
+        Map<Integer, List<Sample>> all() {
+            runs.flushAll();
+            return bySeries;
+        }
+    }
+
+    private static Map<Integer, List<Sample>> bySeries(List<Sample> samples) {
+        Map<Integer, List<Sample>> grouped = new TreeMap<>();
+        for (Sample s : samples) {
+            grouped.computeIfAbsent(s.id(), k -> new ArrayList<>()).add(s);
+        }
+        return grouped;
+    }
+
+    private static int decodeAll(SamplesRecord.Decoder decoder, ReplayRuns runs, MemorySegment source, int[] extent, int walSegment, int maxId) {
         decoder.wrap(source, extent[0], extent[1], walSegment);
-        int count = decoder.decodeAll((id, t, bits) -> out.add(new Sample(id, t, bits)), maxId);
-        assertThat(count).isEqualTo(out.size());
-        return out;
+        return decoder.decodeAll(runs, maxId);
     }
 
     private static List<Sample> decodeByNext(SamplesRecord.Decoder decoder, MemorySegment source, int[] extent, int walSegment, int maxId) {
@@ -72,12 +112,18 @@ class SamplesDecodeAllTest {
         for (long seed : new long[] {1, 2, 3}) {
             List<Record> records = SamplesWorkload.records(seed, 300, 1000);
             int[][] extents = encodeAll(buffer, records);
-            SamplesRecord.Decoder decoder = new SamplesRecord.Decoder(new SeriesCodecState(1));
-            for (int i = 0; i < records.size(); i++) {
-                Record r = records.get(i);
-                assertThat(decodeAll(decoder, buffer, extents[i], r.walSegment(), 999)).as("seed %d record %d", seed, i)
-                        .isEqualTo(r.samples());
-                assertThat(decoder.isMalformed()).isFalse();
+            List<Sample> written = new ArrayList<>();
+            records.forEach(r -> written.addAll(r.samples()));
+            for (long budget : BUDGETS) {
+                SamplesRecord.Decoder decoder = new SamplesRecord.Decoder(new SeriesCodecState(1));
+                Collected collected = new Collected(budget);
+                for (int i = 0; i < records.size(); i++) {
+                    Record r = records.get(i);
+                    assertThat(decodeAll(decoder, collected.runs, buffer, extents[i], r.walSegment(), 999))
+                            .as("seed %d budget %d record %d", seed, budget, i).isEqualTo(r.samples().size());
+                    assertThat(decoder.isMalformed()).isFalse();
+                }
+                assertThat(collected.all()).as("seed %d budget %d", seed, budget).isEqualTo(bySeries(written));
             }
             assertThat(controlBytes(buffer, extents)).as("seed %d: every control byte was written", seed)
                     .containsAll(allControlBytes());
@@ -97,38 +143,47 @@ class SamplesDecodeAllTest {
 
     @Test
     void decodeAllMatchesTheReferenceDecoderOnIntactAndDamagedRecords() {
-        long seed = 17;
-        SplittableRandom random = new SplittableRandom(seed);
-        List<Record> records = SamplesWorkload.records(seed, 200, 500);
-        int[][] extents = encodeAll(buffer, records);
-        SamplesRecord.Decoder fast = new SamplesRecord.Decoder(new SeriesCodecState(1));
-        SamplesRecord.Decoder reference = new SamplesRecord.Decoder(new SeriesCodecState(1));
-        MemorySegment damaged = Arena.ofAuto().allocate(RECORD_BYTES);
-        int malformed = 0;
-        for (int i = 0; i < records.size(); i++) {
-            int[] extent = extents[i];
-            int walSegment = records.get(i).walSegment();
-            // A damaged copy (flipped bytes, a cut, or a smaller id bound), then the intact record:
-            // both decoders must agree on the damaged one and be left in the same state for the next.
-            MemorySegment.copy(buffer, extent[0], damaged, 0, extent[1]);
-            int length = extent[1];
-            int maxId = 499;
-            switch (random.nextInt(4)) {
-                case 0 -> flip(damaged, length, random);
-                case 1 -> length = random.nextInt(length + 1);
-                case 2 -> maxId = random.nextInt(500);
-                default -> { }
+        for (long budget : BUDGETS) {
+            long seed = 17;
+            SplittableRandom random = new SplittableRandom(seed);
+            List<Record> records = SamplesWorkload.records(seed, 200, 500);
+            int[][] extents = encodeAll(buffer, records);
+            SamplesRecord.Decoder fast = new SamplesRecord.Decoder(new SeriesCodecState(1));
+            SamplesRecord.Decoder reference = new SamplesRecord.Decoder(new SeriesCodecState(1));
+            Collected collected = new Collected(budget);
+            List<Sample> expected = new ArrayList<>();
+            MemorySegment damaged = Arena.ofAuto().allocate(RECORD_BYTES);
+            int malformed = 0;
+            for (int i = 0; i < records.size(); i++) {
+                int[] extent = extents[i];
+                int walSegment = records.get(i).walSegment();
+                // A damaged copy (flipped bytes, a cut, or a smaller id bound), then the intact record:
+                // both decoders must agree on the damaged one and be left in the same state for the next.
+                MemorySegment.copy(buffer, extent[0], damaged, 0, extent[1]);
+                int length = extent[1];
+                int maxId = 499;
+                switch (random.nextInt(4)) {
+                    case 0 -> flip(damaged, length, random);
+                    case 1 -> length = random.nextInt(length + 1);
+                    case 2 -> maxId = random.nextInt(500);
+                    default -> { }
+                }
+                int[] damagedExtent = {0, length};
+                List<Sample> reference1 = decodeByNext(reference, damaged, damagedExtent, walSegment, maxId);
+                expected.addAll(reference1);
+                assertThat(decodeAll(fast, collected.runs, damaged, damagedExtent, walSegment, maxId))
+                        .as("budget %d record %d damaged", budget, i).isEqualTo(reference1.size());
+                assertThat(fast.isMalformed()).as("budget %d record %d", budget, i).isEqualTo(reference.isMalformed());
+                assertThat(new long[] {fast.seriesId(), fast.timestamp(), fast.valueBits()}).as("the last entry, budget %d record %d", budget, i)
+                        .isEqualTo(new long[] {reference.seriesId(), reference.timestamp(), reference.valueBits()});
+                malformed += reference.isMalformed() ? 1 : 0;
+                List<Sample> reference2 = decodeByNext(reference, buffer, extent, walSegment, 499);
+                expected.addAll(reference2);
+                assertThat(decodeAll(fast, collected.runs, buffer, extent, walSegment, 499)).isEqualTo(reference2.size());
             }
-            int[] damagedExtent = {0, length};
-            List<Sample> expected = decodeByNext(reference, damaged, damagedExtent, walSegment, maxId);
-            assertThat(decodeAll(fast, damaged, damagedExtent, walSegment, maxId)).as("seed %d record %d damaged", seed, i)
-                    .isEqualTo(expected);
-            assertThat(fast.isMalformed()).as("seed %d record %d", seed, i).isEqualTo(reference.isMalformed());
-            malformed += reference.isMalformed() ? 1 : 0;
-            assertThat(decodeAll(fast, buffer, extent, walSegment, 499))
-                    .isEqualTo(decodeByNext(reference, buffer, extent, walSegment, 499));
+            assertThat(collected.all()).as("budget %d", budget).isEqualTo(bySeries(expected));
+            assertThat(malformed).as("the damage was seen").isGreaterThan(20);
         }
-        assertThat(malformed).as("the damage was seen").isGreaterThan(20);
     }
 
     @Test
@@ -161,7 +216,9 @@ class SamplesDecodeAllTest {
         int[][] extents = encodeAll(buffer, records);
         SamplesRecord.Decoder decoder = new SamplesRecord.Decoder(new SeriesCodecState(1));
         long[] sum = new long[1];
-        SamplesRecord.Sink sink = (id, t, bits) -> sum[0] += id + t + bits;
+        // Runs of 4 (1,024 series' worth of budget), so runs fill and are handed on all the time.
+        ReplayRuns sink = new ReplayRuns(4L * 16 * 1024, (id, ts, vs, from, to) -> sum[0] += id + ts[from] + vs[to - 1],
+                (id, t, v) -> sum[0] += id);
         var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         for (int warm = 0; warm < 200; warm++) {
             decodeEvery(decoder, records, extents, sink);
@@ -175,7 +232,7 @@ class SamplesDecodeAllTest {
         assertThat(perRecord).as("bytes allocated per record (sum %d)", sum[0]).isZero();
     }
 
-    private void decodeEvery(SamplesRecord.Decoder decoder, List<Record> records, int[][] extents, SamplesRecord.Sink sink) {
+    private void decodeEvery(SamplesRecord.Decoder decoder, List<Record> records, int[][] extents, ReplayRuns sink) {
         for (int i = 0; i < extents.length; i++) {
             decoder.wrap(buffer, extents[i][0], extents[i][1], records.get(i).walSegment());
             decoder.decodeAll(sink, 1999);

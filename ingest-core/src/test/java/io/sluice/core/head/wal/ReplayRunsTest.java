@@ -1,4 +1,4 @@
-package io.sluice.core.head;
+package io.sluice.core.head.wal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,14 +13,15 @@ import org.junit.jupiter.api.Test;
 class ReplayRunsTest {
     private static Map<Integer, List<Long>> feed(long budgetBytes, long seed, List<int[]> appendOrder) {
         Map<Integer, List<Long>> received = new HashMap<>();
-        ReplayRuns runs = new ReplayRuns(budgetBytes, (id, ts, vs, from, to) -> {
+        ReplayRuns.RunSink sink = (id, ts, vs, from, to) -> {
             assertThat(to).isGreaterThan(from);
             for (int i = from; i < to; i++) {
                 received.computeIfAbsent(id, k -> new ArrayList<>()).add(ts[i]);
                 assertThat(vs[i]).isEqualTo(ts[i] * 31);
                 appendOrder.add(new int[] {id});
             }
-        });
+        };
+        ReplayRuns runs = new ReplayRuns(budgetBytes, sink, (id, t, v) -> sink.appendRun(id, new long[] {t}, new long[] {v}, 0, 1));
         SplittableRandom random = new SplittableRandom(seed);
         long[] next = new long[5_000];
         int series = 1;
@@ -82,5 +83,35 @@ class ReplayRunsTest {
         }
         // Interleaved input switches series on nearly every sample; runs switch far less often.
         assertThat(switches).isLessThan(order.size() / 4);
+    }
+
+    @Test
+    void growingKeepsTheBufferedSamplesUntilTheRunLengthMustShrink() {
+        List<int[]> runs = new ArrayList<>(); // [id, length]
+        ReplayRuns buffer = new ReplayRuns(16L << 20, (id, ts, vs, from, to) -> runs.add(new int[] {id, to - from}),
+                (id, t, v) -> runs.add(new int[] {id, 1}));
+        for (int id = 0; id < 100; id++) {
+            buffer.add(id, 1, 1);
+            buffer.add(id, 2, 2);
+        }
+        buffer.add(5_000, 1, 1); // capacity 1,024 -> 5,001: runs of 128 still fit the budget
+        assertThat(buffer.run()).isEqualTo(ReplayRuns.MAX_RUN);
+        assertThat(runs).as("nothing handed on by a growth that keeps the layout").isEmpty();
+        assertThat(buffer.timestampsMs()).as("past the first size: the whole budget at once").hasSize((16 << 20) / 16);
+        buffer.add(20_000, 1, 1); // 20,001 series: runs of 52
+        assertThat(buffer.run()).isEqualTo((16 << 20) / (16 * 20_001));
+        assertThat(runs).as("a shorter run length re-lays out: everything buffered is handed on first")
+                .extracting(r -> r[1]).containsOnly(2, 1).hasSize(101);
+        buffer.flushAll();
+        assertThat(runs).hasSize(102);
+        assertThat(buffer.flushIfFull(-1) || buffer.flushIfFull(7) || buffer.flushIfFull(1 << 30)).isFalse();
+    }
+
+    @Test
+    void nothingIsFullWhenNothingIsBuffered() {
+        ReplayRuns unbuffered = new ReplayRuns(16, (id, ts, vs, from, to) -> { }, (id, t, v) -> { });
+        unbuffered.add(3, 1, 1);
+        assertThat(unbuffered.run()).isEqualTo(1);
+        assertThat(unbuffered.flushIfFull(3) || unbuffered.flushIfFull(-1) || unbuffered.flushIfFull(5_000)).isFalse();
     }
 }
