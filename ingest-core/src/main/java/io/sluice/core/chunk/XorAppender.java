@@ -105,6 +105,10 @@ public final class XorAppender {
      * Points this appender at a state struct and the chunk bytes it describes. The chunk may have
      * been moved (copied to a bigger block) since the last append: the state is relative to it.
      *
+     * <p>It always reloads the cached fields (a few loads): a fast path for re-wrapping the same
+     * chunk unchanged saved little (a run append wraps once per run) and cost a chain of comparisons
+     * whose outcomes shift during a replay, each a trap that recompiled the callers.
+     *
      * @param capacityBytes bytes of {@code chunk} from {@code chunkOffset} the appender may write
      *     (the block size); must hold the bytes already written
      */
@@ -112,13 +116,6 @@ public final class XorAppender {
         if (capacityBytes < HEADER_BYTES || chunkOffset < 0 || chunkOffset + capacityBytes > chunk.byteSize()) {
             throw new IllegalArgumentException("capacity " + capacityBytes + " at offset " + chunkOffset
                     + " outside a segment of " + chunk.byteSize() + " bytes");
-        }
-        // Non-short-circuit: one branch whose both outcomes show early, rather than a chain whose later
-        // links are first false long after the JIT compiled it (a trap that deoptimises the caller).
-        if (state == this.state & stateOffset == this.stateOffset & chunk == this.chunk & chunkOffset == this.chunkOffset
-                & capacityBytes == this.capacityBytes & XorStateDescriptor.cursor(state, stateOffset) == cachedCursor) {
-            // Wrapped to this very chunk and nothing changed since (appending a run of one series): the cache is valid.
-            return this;
         }
         this.state = state;
         this.stateOffset = stateOffset;
@@ -239,6 +236,22 @@ public final class XorAppender {
         return stopRun(i, RUN_END, chunkEnd);
     }
 
+    /**
+     * {@link #appendRun} for a chunk that already holds two samples or more, where every sample is a
+     * timestamp code and a value code: the hot path of a run append, kept apart from the chunk's
+     * first samples (per-sample codes, {@link #append}) so that a caller's compiled loop holds only
+     * this call. Same stops, same bytes, same publication as {@link #appendRun}.
+     *
+     * @throws IllegalStateException if the chunk has fewer than two samples (call {@link #appendRun})
+     */
+    public int appendCodesRun(long[] timestampsMs, long[] valueBits, int from, int to, long chunkEndMs) {
+        Objects.checkFromToIndex(from, to, Math.min(timestampsMs.length, valueBits.length));
+        if (XorStateDescriptor.numSamples(XorStateDescriptor.cursor(state, stateOffset)) < 2) {
+            throw new IllegalStateException("appendCodesRun needs a chunk of two samples or more; use appendRun");
+        }
+        return appendCodes(timestampsMs, valueBits, from, to, chunkEndMs);
+    }
+
     /** Why the last {@link #appendRun} stopped: {@link #RUN_END}, {@link #RUN_NOT_AFTER}, {@link #RUN_CUT} or {@link #RUN_FULL}. */
     public int runStop() {
         return runStop;
@@ -351,9 +364,11 @@ public final class XorAppender {
                 chunkEnd = ChunkCutPolicy.chunkEndAfterAppendMs(chunkEnd, num, firstMs, t);
             }
         }
-        if (i > from) {
-            finishCodes(w, origin, originBits, rel, pending, num, leading, trailing, lastTs, lastDelta, lastValue);
-        }
+        // Also when no sample was taken (the first one stopped): it then rewrites the partial byte and the
+        // state with their own values. No branch: "none taken" is rare early in a replay and common
+        // later (a series' first samples after a cut), and a branch C2 compiled as never taken would
+        // trap and recompile this method when it first is.
+        finishCodes(w, origin, originBits, rel, pending, num, leading, trailing, lastTs, lastDelta, lastValue);
         return stopRun(i, stop, chunkEnd);
     }
 
@@ -362,15 +377,17 @@ public final class XorAppender {
         return (capacityBytes - WRITE_SLACK_BYTES) * Byte.SIZE - MAX_BITS_PER_SAMPLE;
     }
 
-    /** Which rule stops a sample that failed {@link #appendCodes}' folded test, in the per-sample order. */
-    private int stopReason(long t, long lastTs, int num, int bitLength, long chunkEndMs) {
-        if (t <= lastTs) {
-            return RUN_NOT_AFTER;
-        }
-        if (ChunkCutPolicy.mustCutBefore(t, num, byteLength(bitLength), chunkEndMs)) {
-            return RUN_CUT;
-        }
-        return RUN_FULL;
+    /**
+     * Which rule stops a sample that failed {@link #appendCodes}' folded test, in the per-sample order:
+     * {@link #RUN_NOT_AFTER}, else {@link #RUN_CUT} ({@link ChunkCutPolicy#cutBit}), else {@link #RUN_FULL}.
+     * Arithmetic, no branches: which rule stops a sub-run changes over a replay (bursts that reach 240
+     * samples, chunks that reach the byte limit come late), and each branch C2 compiled as never taken
+     * would trap and recompile {@code appendCodes} when first taken.
+     */
+    private static int stopReason(long t, long lastTs, int num, int bitLength, long chunkEndMs) {
+        final int notAfter = 1 - (int) ChunkCutPolicy.lessThanBit(lastTs, t);
+        final int cut = ChunkCutPolicy.cutBit(t, num, byteLength(bitLength), chunkEndMs);
+        return RUN_FULL - cut - notAfter * (RUN_FULL - RUN_NOT_AFTER - cut);
     }
 
     /** The word array, big enough for every word a block of {@code capacityBytes} can be written with. */
@@ -388,10 +405,14 @@ public final class XorAppender {
      */
     private void finishCodes(long[] w, long origin, int originBits, int rel, long pending, int num, int leading, int trailing,
                              long lastTs, long lastDelta, long lastValue) {
-        int wordCount = rel >>> 6;
-        if ((rel & 63) != 0) {
-            w[wordCount++] = Long.reverseBytes(pending); // zeros after the last bit
-        }
+        // The last word always goes too: the partial one with zeros after the last bit, or (rel a multiple
+        // of 64) eight zero bytes after the end, inside the write slack. No branch on either, and never an
+        // empty copy: both would be outcomes first seen long after the JIT compiled this (a trap).
+        w[rel >>> 6] = Long.reverseBytes(pending);
+        // The words of appended samples always lie in the block (the capacity covered a worst-case sample
+        // and the write slack); the clamp only matters for a block wrapped exactly full, which takes no
+        // sample: then less (or nothing) is rewritten.
+        int wordCount = Math.min((rel >>> 6) + 1, (int) (chunkOffset + capacityBytes - origin) >>> 3);
         MemorySegment.copy(w, 0, chunk, REVERSED_LONG, origin, wordCount);
         partialByte = (int) (pending << (((rel & 63) >>> 3) << 3) >>> 56);
         lastTimestampMs = lastTs;
@@ -482,7 +503,10 @@ public final class XorAppender {
         lastValueBits = state.get(FIELD, stateOffset + LAST_VALUE_BITS_OFFSET);
         final int bitLength = XorStateDescriptor.bitLength(cursor);
         final int used = bitLength & 7;
-        partialByte = used == 0 ? 0 : chunk.get(ValueLayout.JAVA_BYTE, chunkOffset + (bitLength >>> 3)) & (0xFF00 >>> used) & 0xFF;
+        // No branch on used == 0 (the mask is then 0): which is more common changes as blocks fill. The byte
+        // read stays inside the block (a chunk filling it exactly ends on a byte boundary: masked to 0).
+        final long at = chunkOffset + Math.min(bitLength >>> 3, capacityBytes - 1);
+        partialByte = chunk.get(ValueLayout.JAVA_BYTE, at) & (0xFF00 >>> used) & 0xFF;
         cachedCursor = cursor;
     }
 

@@ -43,7 +43,7 @@ import java.util.Arrays;
  *
  * <p>Closed chunks: a cut hands the open block over as the closed chunk's block and gives the bytes
  * to the {@link ChunkSink} (the chunk file writer's buffer). Once the writer has written them to the
- * file it calls {@link #chunkFlushed}: under the series' sequence lock the entry's handle becomes
+ * file it calls {@link #chunksFlushed}: under the series' sequence lock the entry's handle becomes
  * NONE and the block is freed; from then on readers copy the chunk from the mapping. So memory
  * holds per closed chunk only its 32-byte list entry, and the list has no length cap
  * ({@link ClosedListMemory}).
@@ -87,6 +87,7 @@ final class SeriesStore implements AutoCloseable {
     private ChunkSink chunkSink = ChunkSink.NONE; // shard thread
     private long newestTimestampMs = Long.MIN_VALUE; // shard thread: the newest sample of any series (idle eviction's clock)
     private final io.sluice.core.chunk.XorIterator lengthProbe = new io.sluice.core.chunk.XorIterator(); // shard thread
+    private long stepOpen = ChunkHandle.NONE; // shard thread: the open block chunkStep left (its second result)
 
     /** Where cut chunks go besides memory (the shard's chunk files). Shard thread. */
     interface ChunkSink {
@@ -297,6 +298,7 @@ final class SeriesStore implements AutoCloseable {
             wrapOpen(s, state, open);
         }
         int appended = 0;
+        int stop = XorAppender.RUN_END;
         int i = from;
         while (i < to) {
             long t = timestampsMs[i];
@@ -305,34 +307,23 @@ final class SeriesStore implements AutoCloseable {
                 i++;
                 continue;
             }
-            if (open == ChunkHandle.NONE) {
-                open = replaceOpenBlock(s, b, ChunkHandle.NONE, chunks.allocate(ChunkCutPolicy.INITIAL_OPEN_CAPACITY_BYTES));
-                chunkEnd = ChunkCutPolicy.chunkRangeEndMs(t, chunkRangeMs);
-                if (maxTime == NO_SAMPLES) { // as in append: the series' first sample
-                    MIN_TIME.setOpaque(s, b + MIN_TIME_OFFSET, t);
-                }
-                wrapOpen(s, state, open);
+            int next;
+            // A chunk boundary (no block yet, a cut, a full block) or a chunk's first two samples: once per
+            // ~120 samples, out of line (chunkStep). Otherwise the sub-run's codes: the hot path.
+            if (open == ChunkHandle.NONE | stop >= XorAppender.RUN_CUT
+                    | XorStateDescriptor.writerNumSamples(s, state) < 2) {
+                next = chunkStep(id, s, b, open, stop, maxTime, timestampsMs, valueBits, i, to, chunkEnd);
+                open = stepOpen;
+            } else {
+                next = appender.appendCodesRun(timestampsMs, valueBits, i, to, chunkEnd);
             }
-            int next = appender.appendRun(timestampsMs, valueBits, i, to, chunkEnd);
             chunkEnd = appender.runChunkEndMs();
+            stop = appender.runStop();
             if (next > i) {
                 appended += next - i;
                 maxTime = timestampsMs[next - 1];
                 MAX_TIME.setOpaque(s, b + MAX_TIME_OFFSET, maxTime);
                 i = next;
-            }
-            int stop = appender.runStop();
-            if (stop == XorAppender.RUN_CUT) {
-                long fresh = chunks.allocate(ChunkCutPolicy.nextChunkCapacityBytes(appender.byteLength(), appender.numSamples(), to - i));
-                closeOpen(id, s, b, open, fresh);
-                open = fresh;
-                chunkEnd = ChunkCutPolicy.chunkRangeEndMs(timestampsMs[i], chunkRangeMs);
-                wrapOpen(s, state, open);
-            } else if (stop == XorAppender.RUN_FULL) {
-                int grown = ChunkCutPolicy.grownRunCapacityBytes(ChunkHandle.capacityBytes(open), appender.bitLength(),
-                        appender.numSamples(), appender.firstTimestampMs(), to - i);
-                open = replaceOpenBlock(s, b, open, chunks.copy(open, appender.byteLength(), grown));
-                wrapOpen(s, state, open);
             } else if (stop == XorAppender.RUN_NOT_AFTER && timestampsMs[i] > maxTime) {
                 // The chunk's last timestamp is its series' max time, so the rules above take this sample;
                 // a struct where they differ is broken: fail instead of looping on it.
@@ -345,6 +336,66 @@ final class SeriesStore implements AutoCloseable {
         }
         counts.appended += appended;
         return appended;
+    }
+
+    /**
+     * {@link #appendRun}'s work at a chunk boundary, once per ~120 samples: gives the series a block
+     * ({@code open} is NONE: the first one, or the first after an idle cut), cuts ({@code stop} is
+     * {@link XorAppender#RUN_CUT}: closes the chunk to the closed list and the chunk sink, opens a
+     * block sized from what is left of the run) or grows the block ({@link XorAppender#RUN_FULL}),
+     * then appends from sample {@code i} through {@link XorAppender#appendRun}, which writes a chunk's
+     * first two samples (codes of their own) one by one. Returns the index of the first sample not
+     * taken; the open block is left in {@link #stepOpen}, the outcome in the appender
+     * ({@link XorAppender#runStop}, {@link XorAppender#runChunkEndMs}).
+     *
+     * <p>Why one method, and why this long: C2 inlines a call it finds hot (as this one is: about one
+     * per run) when the callee has at most {@code FreqInlineSize} (325) bytes of bytecode, and then
+     * everything below it (allocation, the chunk file write, the closed list, the per-sample encoder),
+     * ~10 KB of bytecode that made {@code appendRun}'s compile large and, depending on which callees
+     * happened to be compiled first, different from run to run. All chunk-boundary work is here, in
+     * more bytecode than that limit ({@code AppendJitShapeTest} checks it), so it is compiled on its
+     * own and {@code appendRun}'s graph is the loop alone, the same in every run. Shard thread.
+     */
+    private int chunkStep(int id, MemorySegment s, long b, long open, int stop, long maxTime,
+                          long[] timestampsMs, long[] valueBits, int i, int to, long chunkEndMs) {
+        long state = b + XOR_STATE_OFFSET;
+        long t = timestampsMs[i];
+        long chunkEnd = chunkEndMs;
+        long fresh = open;
+        if (open == ChunkHandle.NONE) {
+            fresh = chunks.allocate(ChunkCutPolicy.INITIAL_OPEN_CAPACITY_BYTES);
+            int seq = SeriesSeqLock.begin(s, b);
+            s.set(LONG, b + OPEN_CHUNK_OFFSET, fresh);
+            SeriesSeqLock.end(s, b, seq);
+            chunkEnd = ChunkCutPolicy.chunkRangeEndMs(t, chunkRangeMs);
+            if (maxTime == NO_SAMPLES) { // as in append: the series' first sample
+                MIN_TIME.setOpaque(s, b + MIN_TIME_OFFSET, t);
+            }
+        } else if (stop == XorAppender.RUN_CUT) {
+            fresh = chunks.allocate(ChunkCutPolicy.nextChunkCapacityBytes(appender.byteLength(), appender.numSamples(), to - i));
+            closeOpen(id, s, b, open, fresh);
+            chunkEnd = ChunkCutPolicy.chunkRangeEndMs(t, chunkRangeMs);
+        } else if (stop == XorAppender.RUN_FULL) {
+            int grown = ChunkCutPolicy.grownRunCapacityBytes(ChunkHandle.capacityBytes(open), appender.bitLength(),
+                    appender.numSamples(), appender.firstTimestampMs(), to - i);
+            fresh = chunks.copy(open, appender.byteLength(), grown);
+            int seq = SeriesSeqLock.begin(s, b);
+            s.set(LONG, b + OPEN_CHUNK_OFFSET, fresh);
+            SeriesSeqLock.end(s, b, seq);
+            chunks.free(open);
+        }
+        if (fresh != open) {
+            wrapOpen(s, state, fresh);
+        }
+        stepOpen = fresh;
+        int next = appender.appendRun(timestampsMs, valueBits, i, to, chunkEnd);
+        if (appender.runStop() >= XorAppender.RUN_CUT && next == i && fresh != open) {
+            // A fresh block that cannot take the sample it was made for: a broken size rule, not a
+            // state to retry (the loop would allocate forever).
+            throw new IllegalStateException("series " + id + ": a new block of " + ChunkHandle.capacityBytes(fresh)
+                    + " bytes took no sample (stop " + appender.runStop() + ")");
+        }
+        return next;
     }
 
     private void wrapOpen(MemorySegment s, long state, long open) {
@@ -464,9 +515,15 @@ final class SeriesStore implements AutoCloseable {
 
     // ---------------------------------------------------------------- chunk files, retention (shard thread)
 
-    /** See {@link ClosedChunkLists#flushed}: the chunk file writer wrote the chunk at {@code ref} of {@code id}. */
-    void chunkFlushed(int id, long ref) {
-        closed.flushed(page(id), base(id), ref);
+    /**
+     * The chunk file writer's {@link io.sluice.core.head.persist.ChunkFileWriter.FlushListener}: it wrote
+     * chunk {@code refs[i]} of series {@code ids[i]} for {@code i < count} (see {@link ClosedChunkLists#flushed}).
+     */
+    void chunksFlushed(int[] ids, long[] refs, int count) {
+        for (int i = 0; i < count; i++) {
+            int id = ids[i];
+            closed.flushed(page(id), base(id), refs[i]);
+        }
     }
 
     /** Retention: see {@link ClosedChunkLists#dropExpired}; returns how many chunks were dropped. */

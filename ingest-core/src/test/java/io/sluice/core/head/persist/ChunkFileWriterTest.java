@@ -31,6 +31,52 @@ class ChunkFileWriterTest {
     @TempDir
     Path dir;
 
+    /**
+     * The listener is told in batches, one per write of the buffer: every chunk of a batch is in its
+     * file when told (read back through the mapping), each chunk is in exactly one batch, the batches
+     * in append order — across rolls (small files), explicit flushes and syncs — and a 1 MiB write
+     * tells hundreds of chunks at once, not one call per chunk.
+     */
+    @Test
+    void flushedChunksAreToldInBatchesOncePerWriteInOrder() throws IOException {
+        SplittableRandom random = new SplittableRandom(11);
+        byte[] data = new byte[ChunkMemory.MAX_BLOCK_BYTES];
+        random.nextBytes(data);
+        MemorySegment source = MemorySegment.ofArray(data);
+        List<Long> appended = new ArrayList<>();
+        List<Long> told = new ArrayList<>();
+        List<Integer> batchSizes = new ArrayList<>();
+        try (ChunkFileMappings mappings = new ChunkFileMappings()) {
+            ChunkFileWriter.FlushListener listener = (seriesIds, refs, count) -> {
+                batchSizes.add(count);
+                for (int i = 0; i < count; i++) {
+                    MemorySegment file = mappings.segment(ChunkFileDescriptor.fileIndex(refs[i]));
+                    long at = ChunkFileDescriptor.offset(refs[i]);
+                    assertThat(file.get(FILE_INT, at + ChunkFileDescriptor.SERIES_ID_OFFSET))
+                            .as("chunk %s told before it is in the file", ChunkFileDescriptor.toString(refs[i])).isEqualTo(seriesIds[i]);
+                    told.add(refs[i]);
+                }
+            };
+            try (ChunkFileWriter writer = new ChunkFileWriter(dir, 3L << 20, 0, 0, mappings, listener)) {
+                for (int i = 0; i < 30_000; i++) {
+                    int length = 1 + random.nextInt(600);
+                    appended.add(writer.append(i, source, random.nextInt(ChunkMemory.MAX_BLOCK_BYTES - length), length, i, i + 1, 1));
+                    int event = random.nextInt(4_000);
+                    if (event == 0) {
+                        writer.flush();
+                    } else if (event == 1) {
+                        writer.sync();
+                    }
+                }
+                writer.sync();
+                assertThat(writer.fileIndex()).as("rolled over several files").isGreaterThanOrEqualTo(2);
+            }
+        }
+        assertThat(told).as("each chunk told once, in append order").isEqualTo(appended);
+        long calls = batchSizes.stream().filter(n -> n > 0).count();
+        assertThat(calls).as("batches, not a call per chunk").isLessThan(appended.size() / 100);
+    }
+
     @Test
     void appendedChunksReadBackThroughTheMappingsAcrossFilesAndDamageIsNamed() throws IOException {
         SplittableRandom random = new SplittableRandom(42);
@@ -40,7 +86,7 @@ class ChunkFileWriterTest {
         long[] refs = new long[400];
         List<Long> flushed = new ArrayList<>();
         try (ChunkFileMappings mappings = new ChunkFileMappings()) {
-            try (ChunkFileWriter writer = new ChunkFileWriter(dir, FILE_BYTES, 0, 0, mappings, (id, ref) -> flushed.add(ref))) {
+            try (ChunkFileWriter writer = new ChunkFileWriter(dir, FILE_BYTES, 0, 0, mappings, ChunkFileWriter.FlushListener.perChunk((id, ref) -> flushed.add(ref)))) {
                 for (int i = 0; i < refs.length; i++) {
                     refs[i] = writer.append(i, source, i % 500, 100 + i % 400, i * 1000L, i * 1000L + 999, 120);
                 }
@@ -179,7 +225,7 @@ class ChunkFileWriterTest {
             List<Long> flushed = new ArrayList<>();
             IOException full = null;
             try (ChunkFileMappings mappings = new ChunkFileMappings();
-                 ChunkFileWriter writer = new ChunkFileWriter(chunks, 8L << 20, 0, 0, mappings, (id, ref) -> flushed.add(ref))) {
+                 ChunkFileWriter writer = new ChunkFileWriter(chunks, 8L << 20, 0, 0, mappings, ChunkFileWriter.FlushListener.perChunk((id, ref) -> flushed.add(ref)))) {
                 for (int i = 0; i < 4_000 && full == null; i++) { // 3.3 MB of chunks: more than fits
                     try {
                         refs.add(writer.append(i, source, 0, 700 + i % 100, i, i, 120));
