@@ -115,6 +115,15 @@ final class ClosedChunkLists implements AutoCloseable {
         if (list != ChunkHandle.NONE & entries <= capacity) {
             return list;
         }
+        return moveToBigger(s, b, list, entries);
+    }
+
+    /**
+     * {@link #ensureCapacity}'s rare half, out of line (a series' 1st, 5th, 9th, 17th... chunk): its
+     * "first list or a move" branch sees moves only from the fifth chunk on, and compiled into the
+     * cut path that was a trap. Under the sequence lock.
+     */
+    private long moveToBigger(MemorySegment s, long b, long list, int entries) {
         int grown = Math.max(INITIAL_CAPACITY, Integer.highestOneBit(Math.max(1, entries - 1)) << 1);
         long bigger = lists.allocate(grown);
         if (list != ChunkHandle.NONE) {
