@@ -308,14 +308,13 @@ final class SeriesStore implements AutoCloseable {
                 continue;
             }
             int next;
-            // A chunk boundary (no block yet, a cut, a full block) or a chunk's first two samples: once per
-            // ~120 samples, out of line (chunkStep). Otherwise the sub-run's codes: the hot path.
-            if (open == ChunkHandle.NONE | stop >= XorAppender.RUN_CUT
-                    | XorStateDescriptor.writerNumSamples(s, state) < 2) {
+            // A chunk boundary (no block yet, a cut, a full block): once per ~120 samples, out of line
+            // (chunkStep). Otherwise the sub-run's codes: the hot path.
+            if (open == ChunkHandle.NONE | stop >= XorAppender.RUN_CUT) {
                 next = chunkStep(id, s, b, open, stop, maxTime, timestampsMs, valueBits, i, to, chunkEnd);
                 open = stepOpen;
             } else {
-                next = appender.appendCodesRun(timestampsMs, valueBits, i, to, chunkEnd);
+                next = appender.appendRun(timestampsMs, valueBits, i, to, chunkEnd);
             }
             chunkEnd = appender.runChunkEndMs();
             stop = appender.runStop();
@@ -343,15 +342,14 @@ final class SeriesStore implements AutoCloseable {
      * ({@code open} is NONE: the first one, or the first after an idle cut), cuts ({@code stop} is
      * {@link XorAppender#RUN_CUT}: closes the chunk to the closed list and the chunk sink, opens a
      * block sized from what is left of the run) or grows the block ({@link XorAppender#RUN_FULL}),
-     * then appends from sample {@code i} through {@link XorAppender#appendRun}, which writes a chunk's
-     * first two samples (codes of their own) one by one. Returns the index of the first sample not
+     * then goes on appending from sample {@code i} ({@link XorAppender#appendRun}). Returns the index of the first sample not
      * taken; the open block is left in {@link #stepOpen}, the outcome in the appender
      * ({@link XorAppender#runStop}, {@link XorAppender#runChunkEndMs}).
      *
      * <p>Why one method, and why this long: C2 inlines a call it finds hot (as this one is: about one
      * per run) when the callee has at most {@code FreqInlineSize} (325) bytes of bytecode, and then
-     * everything below it (allocation, the chunk file write, the closed list, the per-sample encoder),
-     * ~10 KB of bytecode that made {@code appendRun}'s compile large and, depending on which callees
+     * everything below it (allocation, the chunk file write, the closed list, block copies): with the
+     * per-sample encoder that was ~10 KB of bytecode that made {@code appendRun}'s compile large and, depending on which callees
      * happened to be compiled first, different from run to run. All chunk-boundary work is here, in
      * more bytecode than that limit ({@code AppendJitShapeTest} checks it), so it is compiled on its
      * own and {@code appendRun}'s graph is the loop alone, the same in every run. Shard thread.
@@ -361,7 +359,7 @@ final class SeriesStore implements AutoCloseable {
         long state = b + XOR_STATE_OFFSET;
         long t = timestampsMs[i];
         long chunkEnd = chunkEndMs;
-        long fresh = open;
+        long fresh;
         if (open == ChunkHandle.NONE) {
             fresh = chunks.allocate(ChunkCutPolicy.INITIAL_OPEN_CAPACITY_BYTES);
             int seq = SeriesSeqLock.begin(s, b);
@@ -375,7 +373,7 @@ final class SeriesStore implements AutoCloseable {
             fresh = chunks.allocate(ChunkCutPolicy.nextChunkCapacityBytes(appender.byteLength(), appender.numSamples(), to - i));
             closeOpen(id, s, b, open, fresh);
             chunkEnd = ChunkCutPolicy.chunkRangeEndMs(t, chunkRangeMs);
-        } else if (stop == XorAppender.RUN_FULL) {
+        } else { // RUN_FULL
             int grown = ChunkCutPolicy.grownRunCapacityBytes(ChunkHandle.capacityBytes(open), appender.bitLength(),
                     appender.numSamples(), appender.firstTimestampMs(), to - i);
             fresh = chunks.copy(open, appender.byteLength(), grown);
@@ -384,12 +382,10 @@ final class SeriesStore implements AutoCloseable {
             SeriesSeqLock.end(s, b, seq);
             chunks.free(open);
         }
-        if (fresh != open) {
-            wrapOpen(s, state, fresh);
-        }
+        wrapOpen(s, state, fresh);
         stepOpen = fresh;
         int next = appender.appendRun(timestampsMs, valueBits, i, to, chunkEnd);
-        if (appender.runStop() >= XorAppender.RUN_CUT && next == i && fresh != open) {
+        if (appender.runStop() >= XorAppender.RUN_CUT && next == i) {
             // A fresh block that cannot take the sample it was made for: a broken size rule, not a
             // state to retry (the loop would allocate forever).
             throw new IllegalStateException("series " + id + ": a new block of " + ChunkHandle.capacityBytes(fresh)

@@ -41,9 +41,9 @@ class AppendJitShapeTest {
                 calls.add(call.owner().asSymbol().displayName() + "." + call.name().stringValue());
             }
         });
-        assertThat(calls).contains("SeriesStore.chunkStep", "XorAppender.appendCodesRun")
+        assertThat(calls).contains("SeriesStore.chunkStep", "XorAppender.appendRun")
                 .doesNotContain("ChunkMemory.allocate", "ChunkMemory.copy", "ChunkMemory.free", "SeriesStore.closeOpen",
-                        "SeriesStore.replaceOpenBlock", "XorAppender.appendRun", "XorAppender.append",
+                        "SeriesStore.replaceOpenBlock", "XorAppender.append",
                         "ClosedChunkLists.add", "SeriesStore$ChunkSink.persist");
     }
 

@@ -1,7 +1,6 @@
 package io.sluice.core.chunk;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -9,30 +8,16 @@ import java.lang.foreign.ValueLayout;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link XorAppender#appendCodesRun}, the run append's hot entry: it refuses a chunk of fewer than
- * two samples, and a sub-run that takes no sample (its end of the block reached at once) writes
- * nothing outside the block, also when the block ends right after the written bytes (a restored
+ * {@link XorAppender#appendRun} when a sub-run takes no sample (its end of the block reached at
+ * once): it writes nothing outside the block, also when the block ends right after the written bytes (a restored
  * block filled exactly), and leaves the chunk and state as they were.
  */
-class XorAppendCodesRunTest {
+class XorAppendRunFullBlockTest {
     private static final byte GUARD = (byte) 0xA5;
 
     @Test
-    void refusesAChunkWithFewerThanTwoSamples() {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(XorStateDescriptor.SIZE, 8);
-            MemorySegment chunk = arena.allocate(256, 8);
-            XorStateDescriptor.reset(state, 0);
-            XorAppender appender = new XorAppender().wrap(state, 0, chunk, 0, 256);
-            assertThat(appender.append(1_000L, 1L)).isTrue();
-            assertThatThrownBy(() -> appender.appendCodesRun(new long[] {2_000L}, new long[] {2L}, 0, 1, Long.MAX_VALUE))
-                    .isInstanceOf(IllegalStateException.class);
-        }
-    }
-
-    @Test
     void aSubRunThatTakesNothingWritesNothingOutsideTheBlock() {
-        for (int samples = 2; samples < 40; samples++) {
+        for (int samples = 0; samples < 40; samples++) {
             for (int spare = 0; spare < 12; spare++) {
                 checkNoSampleTaken(samples, spare);
             }
@@ -56,7 +41,7 @@ class XorAppendCodesRunTest {
             byte[] stateBefore = state.toArray(ValueLayout.JAVA_BYTE);
             appender.wrap(state, 0, chunk, 0, capacity);
             long next = 1_000L * (samples + 5);
-            int taken = appender.appendCodesRun(new long[] {next}, new long[] {7L}, 0, 1, Long.MAX_VALUE);
+            int taken = appender.appendRun(new long[] {next}, new long[] {7L}, 0, 1, Long.MAX_VALUE);
             String as = samples + " samples, " + spare + " spare bytes";
             assertThat(taken).as(as).isZero();
             assertThat(appender.runStop()).as(as).isEqualTo(XorAppender.RUN_FULL);
