@@ -211,44 +211,6 @@ public final class XorAppender {
      */
     public int appendRun(long[] timestampsMs, long[] valueBits, int from, int to, long chunkEndMs) {
         Objects.checkFromToIndex(from, to, Math.min(timestampsMs.length, valueBits.length));
-        long chunkEnd = chunkEndMs;
-        int i = from;
-        // A chunk's first two samples have codes of their own (varints): the per-sample path writes them.
-        while (i < to) {
-            final long cursor = XorStateDescriptor.cursor(state, stateOffset);
-            final int num = XorStateDescriptor.numSamples(cursor);
-            if (num >= 2) {
-                return appendCodes(timestampsMs, valueBits, i, to, chunkEnd);
-            }
-            final long t = timestampsMs[i];
-            if (num > 0 && t <= lastTimestampMs()) {
-                return stopRun(i, RUN_NOT_AFTER, chunkEnd);
-            }
-            if (ChunkCutPolicy.mustCutBefore(t, num, byteLength(XorStateDescriptor.bitLength(cursor)), chunkEnd)) {
-                return stopRun(i, RUN_CUT, chunkEnd);
-            }
-            if (!append(t, valueBits[i])) {
-                return stopRun(i, RUN_FULL, chunkEnd);
-            }
-            chunkEnd = ChunkCutPolicy.chunkEndAfterAppendMs(chunkEnd, num + 1, firstTimestampMs(), t);
-            i++;
-        }
-        return stopRun(i, RUN_END, chunkEnd);
-    }
-
-    /**
-     * {@link #appendRun} for a chunk that already holds two samples or more, where every sample is a
-     * timestamp code and a value code: the hot path of a run append, kept apart from the chunk's
-     * first samples (per-sample codes, {@link #append}) so that a caller's compiled loop holds only
-     * this call. Same stops, same bytes, same publication as {@link #appendRun}.
-     *
-     * @throws IllegalStateException if the chunk has fewer than two samples (call {@link #appendRun})
-     */
-    public int appendCodesRun(long[] timestampsMs, long[] valueBits, int from, int to, long chunkEndMs) {
-        Objects.checkFromToIndex(from, to, Math.min(timestampsMs.length, valueBits.length));
-        if (XorStateDescriptor.numSamples(XorStateDescriptor.cursor(state, stateOffset)) < 2) {
-            throw new IllegalStateException("appendCodesRun needs a chunk of two samples or more; use appendRun");
-        }
         return appendCodes(timestampsMs, valueBits, from, to, chunkEndMs);
     }
 
@@ -269,8 +231,9 @@ public final class XorAppender {
     }
 
     /**
-     * {@link #appendRun} for a chunk of at least two samples: every sample is a timestamp code and a
-     * value code. Bits gather in {@code pending} (64 bits from byte {@code origin + 8 * (rel >>> 6)} of
+     * {@link #appendRun}'s loop. A chunk's first sample is a zig-zag varint timestamp and the value's
+     * 64 bits (written before the loop, once per chunk), its second a varint delta and a value code,
+     * every later one a delta-of-delta code and a value code. Bits gather in {@code pending} (64 bits from byte {@code origin + 8 * (rel >>> 6)} of
      * the chunk, the partial byte's bits first); a full word goes to the heap array {@link #words}
      * (byte-swapped), and the whole sub-run reaches the chunk in one bulk copy at the end: one bounds
      * and session check per sub-run instead of one per word.
@@ -286,7 +249,7 @@ public final class XorAppender {
         if (cursor != cachedCursor) {
             load(cursor);
         }
-        final long firstMs = s.get(FIELD, so + FIRST_TIMESTAMP_OFFSET);
+        long firstMs = s.get(FIELD, so + FIRST_TIMESTAMP_OFFSET);
         final int startBits = XorStateDescriptor.bitLength(cursor);
         final long origin = chunkOffset + (startBits >>> 3);
         final int originBits = startBits & ~7;
@@ -304,7 +267,29 @@ public final class XorAppender {
         long chunkEnd = chunkEndMs;
         int stop = RUN_END;
         int i = from;
-        for (; i < to; i++) {
+        int end = to;
+        if (num == 0 & i < to) {
+            // A chunk's first sample: nothing to be after, nothing to cut; only the capacity can refuse it.
+            if (rel > relLimit) {
+                stop = RUN_FULL;
+                end = i; // the loop takes nothing
+            } else {
+                final long t = timestampsMs[i];
+                final long zigzag = (t << 1) ^ (t >> 63);
+                pending = putVarintWord(w, pending, rel, zigzag);
+                rel += varintBits(zigzag);
+                pending = putWord(w, pending, rel, valueBits[i], Long.SIZE);
+                rel += Long.SIZE;
+                s.set(FIELD, so + FIRST_TIMESTAMP_OFFSET, t); // published with the cursor
+                firstMs = t;
+                lastTs = t;
+                lastDelta = 0L;
+                lastValue = valueBits[i];
+                num = 1;
+                i++;
+            }
+        }
+        for (; i < end; i++) {
             final long t = timestampsMs[i];
             if (t <= lastTs | t >= chunkEnd | rel > relLimit | num >= NUM_LIMIT) {
                 stop = stopReason(t, lastTs, num, originBits + rel, chunkEnd);
@@ -315,9 +300,14 @@ public final class XorAppender {
             final long xor = valueBits[i] ^ lastValue;
             long prefix;
             int prefixBits;
-            if (dod == 0) { // the regular interval: by far the most common
+            if (dod == 0 & num >= 2) { // the regular interval: by far the most common
                 prefix = 0L;
                 prefixBits = 1;
+            } else if (num == 1) { // the chunk's second sample (once per chunk): a varint delta, no prefix
+                pending = putVarintWord(w, pending, rel, delta);
+                rel += varintBits(delta);
+                prefix = 0L;
+                prefixBits = 0;
             } else {
                 prefix = dodCode(dod);
                 prefixBits = (int) prefix & 0xFF;
@@ -443,6 +433,24 @@ public final class XorAppender {
         final int rest = bits - free;
         words[rel >>> 6] = Long.reverseBytes(pending | (value >>> rest));
         return rest == 0 ? 0L : value << (Long.SIZE - rest);
+    }
+
+    /** {@link #putWord} of {@code value} as an unsigned LEB128 varint (Go's binary.PutUvarint): {@link #varintBits} bits. */
+    private static long putVarintWord(long[] words, long pending, int rel, long value) {
+        long rest = value;
+        long p = pending;
+        int at = rel;
+        while ((rest & ~0x7FL) != 0) {
+            p = putWord(words, p, at, (rest & 0x7F) | 0x80, Byte.SIZE);
+            at += Byte.SIZE;
+            rest >>>= 7;
+        }
+        return putWord(words, p, at, rest, Byte.SIZE);
+    }
+
+    /** Bits of {@code value} as an unsigned varint: 8 per 7 significant bits, at least 8. */
+    private static int varintBits(long value) {
+        return Byte.SIZE * Math.max(1, (Long.SIZE - Long.numberOfLeadingZeros(value) + 6) / 7);
     }
 
     /** Whether the capacity takes one more worst-case sample. */

@@ -84,11 +84,6 @@ public final class XorStateDescriptor {
         return state.get(FIELD, stateOffset + CURSOR_OFFSET);
     }
 
-    /** The sample count, the writer's view (plain read; only on the appending thread, wrapped or not). */
-    public static int writerNumSamples(MemorySegment state, long stateOffset) {
-        return numSamples(cursor(state, stateOffset));
-    }
-
     static long cursor(int bitLength, int numSamples, int leading, int trailing) {
         return (bitLength & 0xFFFF_FFFFL) | ((long) numSamples << 32) | ((long) leading << 48) | ((long) trailing << 56);
     }
