@@ -232,7 +232,7 @@ public final class XorAppender {
 
     /**
      * {@link #appendRun}'s loop. A chunk's first sample is a zig-zag varint timestamp and the value's
-     * 64 bits (written before the loop, once per chunk), its second a varint delta and a value code,
+     * 64 bits, its second a varint delta and a value code (each once per chunk, on a branch of its own),
      * every later one a delta-of-delta code and a value code. Bits gather in {@code pending} (64 bits from byte {@code origin + 8 * (rel >>> 6)} of
      * the chunk, the partial byte's bits first); a full word goes to the heap array {@link #words}
      * (byte-swapped), and the whole sub-run reaches the chunk in one bulk copy at the end: one bounds
@@ -267,14 +267,16 @@ public final class XorAppender {
         long chunkEnd = chunkEndMs;
         int stop = RUN_END;
         int i = from;
-        int end = to;
-        if (num == 0 & i < to) {
-            // A chunk's first sample: nothing to be after, nothing to cut; only the capacity can refuse it.
-            if (rel > relLimit) {
-                stop = RUN_FULL;
-                end = i; // the loop takes nothing
-            } else {
-                final long t = timestampsMs[i];
+        for (; i < to; i++) {
+            final long t = timestampsMs[i];
+            if (num == 0) {
+                // A chunk's first sample (once per chunk; in the loop, not before it: a test before the
+                // loop would leave the loop's entry test untaken until a run ends right after a cut).
+                // Nothing to be after, nothing to cut; only the capacity can refuse it.
+                if (rel > relLimit) {
+                    stop = RUN_FULL;
+                    break;
+                }
                 final long zigzag = (t << 1) ^ (t >> 63);
                 pending = putVarintWord(w, pending, rel, zigzag);
                 rel += varintBits(zigzag);
@@ -286,11 +288,8 @@ public final class XorAppender {
                 lastDelta = 0L;
                 lastValue = valueBits[i];
                 num = 1;
-                i++;
+                continue;
             }
-        }
-        for (; i < end; i++) {
-            final long t = timestampsMs[i];
             if (t <= lastTs | t >= chunkEnd | rel > relLimit | num >= NUM_LIMIT) {
                 stop = stopReason(t, lastTs, num, originBits + rel, chunkEnd);
                 break;

@@ -61,6 +61,9 @@ final class SeriesStore implements AutoCloseable {
     /** Implausible reads of an unchanged series before a snapshot gives up (a race resolves in one retry). */
     private static final int MAX_STUCK_READS = 1_000;
 
+    /** {@link #chunkStep}'s step for a run's first sub-run: wrap the appender to the open block (above the appender's stops). */
+    private static final int STEP_WRAP = XorAppender.RUN_FULL + 1;
+
     /** Results of {@link #append}. */
     static final int APPENDED = 0;
     static final int OUT_OF_ORDER = 1;
@@ -290,15 +293,11 @@ final class SeriesStore implements AutoCloseable {
     int appendRun(int id, long[] timestampsMs, long[] valueBits, int from, int to, AppendCounts counts) {
         MemorySegment s = page(id);
         long b = base(id);
-        long state = b + XOR_STATE_OFFSET;
         long maxTime = s.get(LONG, b + MAX_TIME_OFFSET);
         long open = s.get(LONG, b + OPEN_CHUNK_OFFSET);
         long chunkEnd = s.get(LONG, b + CHUNK_END_OFFSET);
-        if (open != ChunkHandle.NONE) {
-            wrapOpen(s, state, open);
-        }
         int appended = 0;
-        int stop = XorAppender.RUN_END;
+        int stop = STEP_WRAP; // the first sub-run wraps the appender (in chunkStep: once per run)
         int i = from;
         while (i < to) {
             long t = timestampsMs[i];
@@ -310,7 +309,7 @@ final class SeriesStore implements AutoCloseable {
             int next;
             // A chunk boundary (no block yet, a cut, a full block): once per ~120 samples, out of line
             // (chunkStep). Otherwise the sub-run's codes: the hot path.
-            if (open == ChunkHandle.NONE | stop >= XorAppender.RUN_CUT) {
+            if (open == ChunkHandle.NONE | stop >= XorAppender.RUN_CUT) { // STEP_WRAP too
                 next = chunkStep(id, s, b, open, stop, maxTime, timestampsMs, valueBits, i, to, chunkEnd);
                 open = stepOpen;
             } else {
@@ -338,7 +337,9 @@ final class SeriesStore implements AutoCloseable {
     }
 
     /**
-     * {@link #appendRun}'s work at a chunk boundary, once per ~120 samples: gives the series a block
+     * {@link #appendRun}'s work at a chunk boundary, once per ~120 samples, and at the start of a run
+     * ({@link #STEP_WRAP}: wraps the appender to the open block; so the wrap, too, is compiled here and not
+     * in {@code appendRun}, where whether C2 inlined it depended on what it had compiled before). It gives the series a block
      * ({@code open} is NONE: the first one, or the first after an idle cut), cuts ({@code stop} is
      * {@link XorAppender#RUN_CUT}: closes the chunk to the closed list and the chunk sink, opens a
      * block sized from what is left of the run) or grows the block ({@link XorAppender#RUN_FULL}),
@@ -373,7 +374,7 @@ final class SeriesStore implements AutoCloseable {
             fresh = chunks.allocate(ChunkCutPolicy.nextChunkCapacityBytes(appender.byteLength(), appender.numSamples(), to - i));
             closeOpen(id, s, b, open, fresh);
             chunkEnd = ChunkCutPolicy.chunkRangeEndMs(t, chunkRangeMs);
-        } else { // RUN_FULL
+        } else if (stop == XorAppender.RUN_FULL) {
             int grown = ChunkCutPolicy.grownRunCapacityBytes(ChunkHandle.capacityBytes(open), appender.bitLength(),
                     appender.numSamples(), appender.firstTimestampMs(), to - i);
             fresh = chunks.copy(open, appender.byteLength(), grown);
@@ -381,11 +382,13 @@ final class SeriesStore implements AutoCloseable {
             s.set(LONG, b + OPEN_CHUNK_OFFSET, fresh);
             SeriesSeqLock.end(s, b, seq);
             chunks.free(open);
+        } else { // STEP_WRAP: a run's first sub-run
+            fresh = open;
         }
         wrapOpen(s, state, fresh);
         stepOpen = fresh;
         int next = appender.appendRun(timestampsMs, valueBits, i, to, chunkEnd);
-        if (appender.runStop() >= XorAppender.RUN_CUT && next == i) {
+        if (appender.runStop() >= XorAppender.RUN_CUT & next == i & fresh != open) {
             // A fresh block that cannot take the sample it was made for: a broken size rule, not a
             // state to retry (the loop would allocate forever).
             throw new IllegalStateException("series " + id + ": a new block of " + ChunkHandle.capacityBytes(fresh)

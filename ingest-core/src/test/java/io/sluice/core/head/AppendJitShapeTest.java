@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The shape the JIT sees of the run append ({@link SeriesStore#appendRun}), read from the compiled
- * class: the per-chunk work (block allocation, cut, closed list, chunk sink, grow copy, a chunk's
- * first samples) is one out-of-line method, {@code chunkStep}, with more bytecode than C2 inlines
+ * class: the per-chunk work (block allocation, cut, closed list, chunk sink, grow copy) and the
+ * per-run wrap of the appender are one out-of-line method, {@code chunkStep}, with more bytecode than C2 inlines
  * at a hot call site ({@code FreqInlineSize}), so C2 compiles it on its own whatever it compiled
  * first, and {@code appendRun}'s own calls are only the hot loop's. A refactoring that shrinks
  * {@code chunkStep} under the limit, or calls per-chunk work from the loop directly, fails here.
@@ -43,7 +43,7 @@ class AppendJitShapeTest {
         });
         assertThat(calls).contains("SeriesStore.chunkStep", "XorAppender.appendRun")
                 .doesNotContain("ChunkMemory.allocate", "ChunkMemory.copy", "ChunkMemory.free", "SeriesStore.closeOpen",
-                        "SeriesStore.replaceOpenBlock", "XorAppender.append",
+                        "SeriesStore.replaceOpenBlock", "XorAppender.append", "SeriesStore.wrapOpen", "XorAppender.wrap",
                         "ClosedChunkLists.add", "SeriesStore$ChunkSink.persist");
     }
 
