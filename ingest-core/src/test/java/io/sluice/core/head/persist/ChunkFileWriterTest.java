@@ -40,9 +40,7 @@ class ChunkFileWriterTest {
     @Test
     void flushedChunksAreToldInBatchesOncePerWriteInOrder() throws IOException {
         SplittableRandom random = new SplittableRandom(11);
-        byte[] data = new byte[ChunkMemory.MAX_BLOCK_BYTES];
-        random.nextBytes(data);
-        MemorySegment source = MemorySegment.ofArray(data);
+        MemorySegment source = randomBlock(random);
         List<Long> appended = new ArrayList<>();
         List<Long> told = new ArrayList<>();
         List<Integer> batchSizes = new ArrayList<>();
@@ -145,9 +143,7 @@ class ChunkFileWriterTest {
     @Test
     void entriesAreLaidOutByteForByteWithZeroPaddingAlsoInAReusedBuffer() throws IOException {
         SplittableRandom random = new SplittableRandom(7);
-        byte[] data = new byte[ChunkMemory.MAX_BLOCK_BYTES];
-        random.nextBytes(data);
-        MemorySegment source = MemorySegment.ofArray(data);
+        MemorySegment source = randomBlock(random);
         int entries = 4_000; // ~2 MiB: the 1 MiB buffer is written and reused once or twice
         long[] refs = new long[entries];
         int[] lengths = new int[entries];
@@ -174,7 +170,7 @@ class ChunkFileWriterTest {
                 assertThat(e.getShort(ChunkFileDescriptor.NUM_SAMPLES_OFFSET) & 0xFFFF).isEqualTo(0x1_0000 - 1 - i % 3);
                 assertThat(e.getShort(ChunkFileDescriptor.NUM_SAMPLES_OFFSET + 2)).as("reserved").isZero();
                 assertThat(java.util.Arrays.copyOfRange(entry, ChunkFileDescriptor.ENTRY_HEADER_BYTES, ChunkFileDescriptor.ENTRY_HEADER_BYTES + length))
-                        .isEqualTo(java.util.Arrays.copyOfRange(data, i % 64, i % 64 + length));
+                        .isEqualTo(source.asSlice(i % 64, length).toArray(ValueLayout.JAVA_BYTE));
                 for (int p = ChunkFileDescriptor.ENTRY_HEADER_BYTES + length; p < entryBytes; p++) {
                     assertThat(entry[p]).as("padding byte %d of entry %d (length %d)", p, i, length).isZero();
                 }
@@ -270,5 +266,12 @@ class ChunkFileWriterTest {
             long allocated = THREADS.getCurrentThreadAllocatedBytes() - before;
             assertThat(allocated).as("bytes allocated appending 100,000 chunks").isLessThan(10_000);
         }
+    }
+
+    /** {@link ChunkMemory#MAX_BLOCK_BYTES} random bytes to take chunks from. */
+    private static MemorySegment randomBlock(SplittableRandom random) {
+        byte[] data = new byte[ChunkMemory.MAX_BLOCK_BYTES];
+        random.nextBytes(data);
+        return MemorySegment.ofArray(data);
     }
 }
