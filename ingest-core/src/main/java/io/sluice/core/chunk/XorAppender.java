@@ -278,9 +278,9 @@ public final class XorAppender {
                     break;
                 }
                 final long zigzag = (t << 1) ^ (t >> 63);
-                pending = putVarintWord(w, pending, rel, zigzag);
-                rel += varintBits(zigzag);
-                pending = putWord(w, pending, rel, valueBits[i], Long.SIZE);
+                pending = XorCodes.putVarintWord(w, pending, rel, zigzag);
+                rel += XorCodes.varintBits(zigzag);
+                pending = XorCodes.putWord(w, pending, rel, valueBits[i], Long.SIZE);
                 rel += Long.SIZE;
                 s.set(FIELD, so + FIRST_TIMESTAMP_OFFSET, t); // published with the cursor
                 firstMs = t;
@@ -303,23 +303,23 @@ public final class XorAppender {
                 prefix = 0L;
                 prefixBits = 1;
             } else if (num == 1) { // the chunk's second sample (once per chunk): a varint delta, no prefix
-                pending = putVarintWord(w, pending, rel, delta);
-                rel += varintBits(delta);
+                pending = XorCodes.putVarintWord(w, pending, rel, delta);
+                rel += XorCodes.varintBits(delta);
                 prefix = 0L;
                 prefixBits = 0;
             } else {
-                prefix = dodCode(dod);
+                prefix = XorCodes.dodCode(dod);
                 prefixBits = (int) prefix & 0xFF;
                 prefix >>>= 8;
                 if (prefixBits == 0) { // the 64-bit escape
-                    pending = putWord(w, pending, rel, 0b1111L, 4);
+                    pending = XorCodes.putWord(w, pending, rel, 0b1111L, 4);
                     rel += 4;
-                    pending = putWord(w, pending, rel, dod, Long.SIZE);
+                    pending = XorCodes.putWord(w, pending, rel, dod, Long.SIZE);
                     rel += Long.SIZE;
                 }
             }
             if (xor == 0) {
-                pending = putWord(w, pending, rel, prefix << 1, prefixBits + 1);
+                pending = XorCodes.putWord(w, pending, rel, prefix << 1, prefixBits + 1);
                 rel += prefixBits + 1;
             } else {
                 final int lz = Math.min(Long.numberOfLeadingZeros(xor), MAX_LEADING_ZEROS);
@@ -338,10 +338,10 @@ public final class XorAppender {
                 final int significant = Long.SIZE - leading - trailing;
                 final long payload = xor >>> trailing;
                 if (codeBits + significant <= Long.SIZE) {
-                    pending = putWord(w, pending, rel, (code << significant) | payload, codeBits + significant);
+                    pending = XorCodes.putWord(w, pending, rel, (code << significant) | payload, codeBits + significant);
                 } else {
-                    pending = putWord(w, pending, rel, code, codeBits);
-                    pending = putWord(w, pending, rel + codeBits, payload, significant);
+                    pending = XorCodes.putWord(w, pending, rel, code, codeBits);
+                    pending = XorCodes.putWord(w, pending, rel + codeBits, payload, significant);
                 }
                 rel += codeBits + significant;
                 lastValue ^= xor;
@@ -416,40 +416,6 @@ public final class XorAppender {
         final long published = XorStateDescriptor.cursor(originBits + rel, num, leading, trailing);
         XorStateDescriptor.publishCursor(s, so, published);
         cachedCursor = published;
-    }
-
-    /**
-     * Adds the low {@code bits} bits of {@code value} (1..64, no higher bits set) at bit {@code rel} of
-     * the 64-bit word being filled ({@code pending}, which holds bits [rel & ~63, rel)); when it fills
-     * up, stores it byte-reversed (see {@link #REVERSED_LONG}) at {@code words[rel >>> 6]}.
-     * Returns the new pending word.
-     */
-    private static long putWord(long[] words, long pending, int rel, long value, int bits) {
-        final int free = Long.SIZE - (rel & 63);
-        if (bits < free) {
-            return pending | (value << (free - bits));
-        }
-        final int rest = bits - free;
-        words[rel >>> 6] = Long.reverseBytes(pending | (value >>> rest));
-        return rest == 0 ? 0L : value << (Long.SIZE - rest);
-    }
-
-    /** {@link #putWord} of {@code value} as an unsigned LEB128 varint (Go's binary.PutUvarint): {@link #varintBits} bits. */
-    private static long putVarintWord(long[] words, long pending, int rel, long value) {
-        long rest = value;
-        long p = pending;
-        int at = rel;
-        while ((rest & ~0x7FL) != 0) {
-            p = putWord(words, p, at, (rest & 0x7F) | 0x80, Byte.SIZE);
-            at += Byte.SIZE;
-            rest >>>= 7;
-        }
-        return putWord(words, p, at, rest, Byte.SIZE);
-    }
-
-    /** Bits of {@code value} as an unsigned varint: 8 per 7 significant bits, at least 8. */
-    private static int varintBits(long value) {
-        return Byte.SIZE * Math.max(1, (Long.SIZE - Long.numberOfLeadingZeros(value) + 6) / 7);
     }
 
     /** Whether the capacity takes one more worst-case sample. */
@@ -529,34 +495,11 @@ public final class XorAppender {
 
     /** The timestamp code of samples 2.., then the value code; merged into one write when they fit. */
     private long putDeltaOfDelta(long pos, long dod, long xor) {
-        final long code = dodCode(dod);
+        final long code = XorCodes.dodCode(dod);
         if (code != 0) {
             return putValue(pos, code >>> 8, (int) code & 0xFF, xor);
         }
         return putValue(put(put(pos, 0b1111L, 4), dod, Long.SIZE), 0L, 0, xor);
-    }
-
-    /**
-     * The timestamp code of a delta of delta packed as {@code (code << 8) | bits} for the short forms
-     * (at most 24 bits); 0 for the 64-bit escape ('1111' + 64 bits), written in two parts.
-     */
-    private static long dodCode(long dod) {
-        if (dod == 0) {
-            return 1L;
-        } else if (fitsBits(dod, 14)) {
-            return (((0b10L << 14) | (dod & 0x3FFFL)) << 8) | 16;
-        } else if (fitsBits(dod, 17)) {
-            return (((0b110L << 17) | (dod & 0x1FFFFL)) << 8) | 20;
-        } else if (fitsBits(dod, 20)) {
-            return (((0b1110L << 20) | (dod & 0xFFFFFL)) << 8) | 24;
-        }
-        return 0L;
-    }
-
-    /** Prometheus' bitRange: -(2^(n-1) - 1) <= x <= 2^(n-1). */
-    private static boolean fitsBits(long x, int bits) {
-        long half = 1L << (bits - 1);
-        return -(half - 1) <= x && x <= half;
     }
 
     /**
