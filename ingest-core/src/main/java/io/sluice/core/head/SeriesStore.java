@@ -3,11 +3,7 @@ package io.sluice.core.head;
 import static io.sluice.core.head.SeriesDescriptor.CHUNK_END_OFFSET;
 import static io.sluice.core.head.SeriesDescriptor.CLOSED_CAPACITY_OFFSET;
 import static io.sluice.core.head.SeriesDescriptor.CLOSED_COUNT_OFFSET;
-import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_BYTES;
 import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_FILE_REF;
-import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_HANDLE;
-import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_MAX_TIME;
-import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_MIN_TIME;
 import static io.sluice.core.head.SeriesDescriptor.CLOSED_LIST_OFFSET;
 import static io.sluice.core.head.SeriesDescriptor.FLAGS_OFFSET;
 import static io.sluice.core.head.SeriesDescriptor.FLAG_EVICTED;
@@ -89,7 +85,6 @@ final class SeriesStore implements AutoCloseable {
     private volatile int count;        // published after the new series' struct is complete
     private ChunkSink chunkSink = ChunkSink.NONE; // shard thread
     private long newestTimestampMs = Long.MIN_VALUE; // shard thread: the newest sample of any series (idle eviction's clock)
-    private final io.sluice.core.chunk.XorIterator lengthProbe = new io.sluice.core.chunk.XorIterator(); // shard thread
     private long stepOpen = ChunkHandle.NONE; // shard thread: the open block chunkStep left (its second result)
 
     /** Where cut chunks go besides memory (the shard's chunk files). Shard thread. */
@@ -562,24 +557,7 @@ final class SeriesStore implements AutoCloseable {
 
     /** Hands a closed chunk that has no chunk file ref yet to the sink again; returns its ref (0: failed again). */
     long persistClosed(int id, int index) {
-        MemorySegment s = page(id);
-        long b = base(id);
-        long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
-        MemorySegment listPage = lists.segment(list);
-        long e = lists.offset(list) + (long) index * CLOSED_ENTRY_BYTES;
-        long handle = listPage.get(LONG, e + CLOSED_ENTRY_HANDLE);
-        MemorySegment chunk = chunks.page(handle);
-        long at = ChunkMemory.offset(handle);
-        int n = io.sluice.core.chunk.XorChunkDescriptor.headerNumSamples(chunk, at);
-        lengthProbe.reset(chunk, at, ChunkHandle.capacityBytes(handle), n);
-        while (lengthProbe.next()) {
-            // decode to the end: the chunk's byte length is where the last sample ends
-        }
-        int length = (int) ((lengthProbe.bitLength() + Byte.SIZE - 1) / Byte.SIZE);
-        long ref = chunkSink.persist(id, chunk, at, length, listPage.get(LONG, e + CLOSED_ENTRY_MIN_TIME),
-                listPage.get(LONG, e + CLOSED_ENTRY_MAX_TIME), n);
-        listPage.set(LONG, e + CLOSED_ENTRY_FILE_REF, ref);
-        return ref;
+        return closed.persistAgain(page(id), base(id), index, id, chunkSink);
     }
 
     /** Bytes the open chunk of {@code id} holds (0 if it has none). */
