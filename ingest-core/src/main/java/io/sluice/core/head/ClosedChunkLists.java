@@ -122,9 +122,11 @@ final class ClosedChunkLists implements AutoCloseable {
     }
 
     /**
-     * {@link #ensureCapacity}'s rare half, out of line (a series' 1st, 5th, 9th, 17th... chunk): its
-     * "first list or a move" branch sees moves only from the fifth chunk on, and compiled into the
-     * cut path that was a trap. Under the sequence lock.
+     * {@link #ensureCapacity}'s rare half (a series' 1st, 5th, 9th, 17th... chunk), out of line: its
+     * "first list or a move" branch sees moves only from the fifth chunk on, so where C2 compiled it
+     * early it traps once; apart, and not inlined once lists grow rarely, that recompiles this method
+     * rather than the whole cut path (a replay that compiles the cut path early still inlines it).
+     * Under the sequence lock.
      */
     private long moveToBigger(MemorySegment s, long b, long list, int entries) {
         int grown = Math.max(INITIAL_CAPACITY, Integer.highestOneBit(Math.max(1, entries - 1)) << 1);
