@@ -283,6 +283,9 @@ final class SeriesStore implements AutoCloseable {
      * {@link ChunkCutPolicy#nextChunkCapacityBytes}), so a long run skips most of the
      * 64 -> 128 -> 256 -> 512 -> 1040 copies; the chunk bytes do not depend on the block size.
      *
+     * <p>The JIT's view: this method is the per-sub-run loop only; what happens once per chunk or
+     * once per run is in {@link #chunkStep}, which C2 does not inline (see there).
+     *
      * <p>Readers see each sub-run's samples at once (one cursor publication), never a torn chunk. Shard thread.
      */
     int appendRun(int id, long[] timestampsMs, long[] valueBits, int from, int to, AppendCounts counts) {
