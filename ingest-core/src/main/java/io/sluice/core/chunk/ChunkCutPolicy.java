@@ -62,6 +62,23 @@ public final class ChunkCutPolicy {
                 && (byteLength > MAX_BYTES_BEFORE_APPEND || timestampMs >= chunkEndMs || numSamples >= MAX_SAMPLES_PER_CHUNK);
     }
 
+    /**
+     * {@link #mustCutBefore} as 1 or 0, computed without branches (for {@code XorAppender}'s stop
+     * reason, whose outcome mix shifts over a replay; a branch the JIT compiled as never taken traps).
+     */
+    public static int cutBit(long timestampMs, int numSamples, int byteLength, long chunkEndMs) {
+        final long any = lessThanBit(MAX_BYTES_BEFORE_APPEND, byteLength)
+                | (1 - lessThanBit(timestampMs, chunkEndMs))
+                | (1 - lessThanBit(numSamples, MAX_SAMPLES_PER_CHUNK));
+        return (int) (any & lessThanBit(0, numSamples));
+    }
+
+    /** 1 if {@code x < y}, else 0, without a branch and right across overflow (Hacker's Delight, 2-12). */
+    public static long lessThanBit(long x, long y) {
+        final long d = x - y;
+        return (d ^ ((x ^ y) & (d ^ x))) >>> 63;
+    }
+
     /** End (exclusive) of the chunk range holding {@code timestampMs}: the latest end of a chunk starting there. */
     public static long chunkRangeEndMs(long timestampMs, long chunkRangeMs) {
         return Math.floorDiv(timestampMs, chunkRangeMs) * chunkRangeMs + chunkRangeMs;

@@ -90,13 +90,16 @@ public final class ChunkMemory implements AutoCloseable {
             throw new IllegalArgumentException("block of " + capacityBytes + " bytes outside 1.." + MAX_BLOCK_BYTES);
         }
         final int units = (capacityBytes + BLOCK_GRANULE_BYTES - 1) / BLOCK_GRANULE_BYTES;
-        long handle = freeListHeads[units];
-        if (handle != ChunkHandle.NONE) {
-            freeListHeads[units] = page(handle).get(NEXT_FREE, ChunkHandle.offsetInPage(handle));
-        } else {
-            handle = carve(units * BLOCK_GRANULE_BYTES);
+        // An empty list is refilled with a carved block, then every block comes off the list: the branch
+        // is "list empty", taken from the start (all lists are) and less often later, so the JIT's
+        // profile holds both outcomes before it compiles this. (Branching between "pop" and "carve"
+        // instead saw only "carve" until the first chunks were freed, a trap and a recompile later.)
+        if (freeListHeads[units] == ChunkHandle.NONE) {
+            pushFree(carve(units * BLOCK_GRANULE_BYTES));
         }
-        if (!setInUse(handle, true)) {
+        final long handle = freeListHeads[units];
+        freeListHeads[units] = page(handle).get(NEXT_FREE, ChunkHandle.offsetInPage(handle));
+        if (!markInUse(handle)) {
             throw new IllegalStateException("free list handed out block " + ChunkHandle.toString(handle) + " that is in use");
         }
         USED_BYTES.setRelease(this, usedBytes + ChunkHandle.capacityBytes(handle));
@@ -118,7 +121,7 @@ public final class ChunkMemory implements AutoCloseable {
                 || offset + capacity > PAGE_SIZE_BYTES) {
             throw new IllegalArgumentException("not a block of this memory: " + ChunkHandle.toString(handle));
         }
-        if (!setInUse(handle, false)) {
+        if (!markFree(handle)) {
             throw new IllegalStateException("block " + ChunkHandle.toString(handle) + " is not in use: freed twice?");
         }
         pushFree(handle);
@@ -227,16 +230,27 @@ public final class ChunkMemory implements AutoCloseable {
         reservedBytes += PAGE_SIZE_BYTES;
     }
 
-    /** Sets the block's in-use bit to {@code inUse}; false if it already had that value. */
-    private boolean setInUse(long handle, boolean inUse) {
+    /**
+     * Sets the block's in-use bit; false if it was set (a free list handed out a block in use). One
+     * method per direction: a shared one saw both outcomes of its test, each caller only one.
+     */
+    private boolean markInUse(long handle) {
         final long[] bits = this.inUse[ChunkHandle.pageIndex(handle)];
         final int granule = ChunkHandle.offsetInPage(handle) / BLOCK_GRANULE_BYTES;
         final long mask = 1L << granule;
-        if (((bits[granule >>> 6] & mask) != 0) == inUse) {
-            return false;
-        }
-        bits[granule >>> 6] ^= mask;
-        return true;
+        final long old = bits[granule >>> 6];
+        bits[granule >>> 6] = old | mask;
+        return (old & mask) == 0;
+    }
+
+    /** Clears the block's in-use bit; false if it was clear (freed twice, or never allocated). */
+    private boolean markFree(long handle) {
+        final long[] bits = this.inUse[ChunkHandle.pageIndex(handle)];
+        final int granule = ChunkHandle.offsetInPage(handle) / BLOCK_GRANULE_BYTES;
+        final long mask = 1L << granule;
+        final long old = bits[granule >>> 6];
+        bits[granule >>> 6] = old & ~mask;
+        return (old & mask) != 0;
     }
 
     private void pushFree(long handle) {

@@ -105,6 +105,10 @@ public final class XorAppender {
      * Points this appender at a state struct and the chunk bytes it describes. The chunk may have
      * been moved (copied to a bigger block) since the last append: the state is relative to it.
      *
+     * <p>It always reloads the cached fields (a few loads): a fast path for re-wrapping the same
+     * chunk unchanged saved little (a run append wraps once per run) and cost a chain of comparisons
+     * whose outcomes shift during a replay, each a trap that recompiled the callers.
+     *
      * @param capacityBytes bytes of {@code chunk} from {@code chunkOffset} the appender may write
      *     (the block size); must hold the bytes already written
      */
@@ -112,13 +116,6 @@ public final class XorAppender {
         if (capacityBytes < HEADER_BYTES || chunkOffset < 0 || chunkOffset + capacityBytes > chunk.byteSize()) {
             throw new IllegalArgumentException("capacity " + capacityBytes + " at offset " + chunkOffset
                     + " outside a segment of " + chunk.byteSize() + " bytes");
-        }
-        // Non-short-circuit: one branch whose both outcomes show early, rather than a chain whose later
-        // links are first false long after the JIT compiled it (a trap that deoptimises the caller).
-        if (state == this.state & stateOffset == this.stateOffset & chunk == this.chunk & chunkOffset == this.chunkOffset
-                & capacityBytes == this.capacityBytes & XorStateDescriptor.cursor(state, stateOffset) == cachedCursor) {
-            // Wrapped to this very chunk and nothing changed since (appending a run of one series): the cache is valid.
-            return this;
         }
         this.state = state;
         this.stateOffset = stateOffset;
@@ -214,29 +211,7 @@ public final class XorAppender {
      */
     public int appendRun(long[] timestampsMs, long[] valueBits, int from, int to, long chunkEndMs) {
         Objects.checkFromToIndex(from, to, Math.min(timestampsMs.length, valueBits.length));
-        long chunkEnd = chunkEndMs;
-        int i = from;
-        // A chunk's first two samples have codes of their own (varints): the per-sample path writes them.
-        while (i < to) {
-            final long cursor = XorStateDescriptor.cursor(state, stateOffset);
-            final int num = XorStateDescriptor.numSamples(cursor);
-            if (num >= 2) {
-                return appendCodes(timestampsMs, valueBits, i, to, chunkEnd);
-            }
-            final long t = timestampsMs[i];
-            if (num > 0 && t <= lastTimestampMs()) {
-                return stopRun(i, RUN_NOT_AFTER, chunkEnd);
-            }
-            if (ChunkCutPolicy.mustCutBefore(t, num, byteLength(XorStateDescriptor.bitLength(cursor)), chunkEnd)) {
-                return stopRun(i, RUN_CUT, chunkEnd);
-            }
-            if (!append(t, valueBits[i])) {
-                return stopRun(i, RUN_FULL, chunkEnd);
-            }
-            chunkEnd = ChunkCutPolicy.chunkEndAfterAppendMs(chunkEnd, num + 1, firstTimestampMs(), t);
-            i++;
-        }
-        return stopRun(i, RUN_END, chunkEnd);
+        return appendCodes(timestampsMs, valueBits, from, to, chunkEndMs);
     }
 
     /** Why the last {@link #appendRun} stopped: {@link #RUN_END}, {@link #RUN_NOT_AFTER}, {@link #RUN_CUT} or {@link #RUN_FULL}. */
@@ -256,8 +231,9 @@ public final class XorAppender {
     }
 
     /**
-     * {@link #appendRun} for a chunk of at least two samples: every sample is a timestamp code and a
-     * value code. Bits gather in {@code pending} (64 bits from byte {@code origin + 8 * (rel >>> 6)} of
+     * {@link #appendRun}'s loop. A chunk's first sample is a zig-zag varint timestamp and the value's
+     * 64 bits, its second a varint delta and a value code (each once per chunk, on a branch of its own),
+     * every later one a delta-of-delta code and a value code. Bits gather in {@code pending} (64 bits from byte {@code origin + 8 * (rel >>> 6)} of
      * the chunk, the partial byte's bits first); a full word goes to the heap array {@link #words}
      * (byte-swapped), and the whole sub-run reaches the chunk in one bulk copy at the end: one bounds
      * and session check per sub-run instead of one per word.
@@ -273,7 +249,7 @@ public final class XorAppender {
         if (cursor != cachedCursor) {
             load(cursor);
         }
-        final long firstMs = s.get(FIELD, so + FIRST_TIMESTAMP_OFFSET);
+        long firstMs = s.get(FIELD, so + FIRST_TIMESTAMP_OFFSET);
         final int startBits = XorStateDescriptor.bitLength(cursor);
         final long origin = chunkOffset + (startBits >>> 3);
         final int originBits = startBits & ~7;
@@ -293,6 +269,27 @@ public final class XorAppender {
         int i = from;
         for (; i < to; i++) {
             final long t = timestampsMs[i];
+            if (num == 0) {
+                // A chunk's first sample (once per chunk; in the loop, not before it: a test before the
+                // loop would leave the loop's entry test untaken until a run ends right after a cut).
+                // Nothing to be after, nothing to cut; only the capacity can refuse it.
+                if (rel > relLimit) {
+                    stop = RUN_FULL;
+                    break;
+                }
+                final long zigzag = (t << 1) ^ (t >> 63);
+                pending = XorCodes.putVarintWord(w, pending, rel, zigzag);
+                rel += XorCodes.varintBits(zigzag);
+                pending = XorCodes.putWord(w, pending, rel, valueBits[i], Long.SIZE);
+                rel += Long.SIZE;
+                s.set(FIELD, so + FIRST_TIMESTAMP_OFFSET, t); // published with the cursor
+                firstMs = t;
+                lastTs = t;
+                lastDelta = 0L;
+                lastValue = valueBits[i];
+                num = 1;
+                continue;
+            }
             if (t <= lastTs | t >= chunkEnd | rel > relLimit | num >= NUM_LIMIT) {
                 stop = stopReason(t, lastTs, num, originBits + rel, chunkEnd);
                 break;
@@ -302,22 +299,27 @@ public final class XorAppender {
             final long xor = valueBits[i] ^ lastValue;
             long prefix;
             int prefixBits;
-            if (dod == 0) { // the regular interval: by far the most common
+            if (dod == 0 & num >= 2) { // the regular interval: by far the most common
                 prefix = 0L;
                 prefixBits = 1;
+            } else if (num == 1) { // the chunk's second sample (once per chunk): a varint delta, no prefix
+                pending = XorCodes.putVarintWord(w, pending, rel, delta);
+                rel += XorCodes.varintBits(delta);
+                prefix = 0L;
+                prefixBits = 0;
             } else {
-                prefix = dodCode(dod);
+                prefix = XorCodes.dodCode(dod);
                 prefixBits = (int) prefix & 0xFF;
                 prefix >>>= 8;
                 if (prefixBits == 0) { // the 64-bit escape
-                    pending = putWord(w, pending, rel, 0b1111L, 4);
+                    pending = XorCodes.putWord(w, pending, rel, 0b1111L, 4);
                     rel += 4;
-                    pending = putWord(w, pending, rel, dod, Long.SIZE);
+                    pending = XorCodes.putWord(w, pending, rel, dod, Long.SIZE);
                     rel += Long.SIZE;
                 }
             }
             if (xor == 0) {
-                pending = putWord(w, pending, rel, prefix << 1, prefixBits + 1);
+                pending = XorCodes.putWord(w, pending, rel, prefix << 1, prefixBits + 1);
                 rel += prefixBits + 1;
             } else {
                 final int lz = Math.min(Long.numberOfLeadingZeros(xor), MAX_LEADING_ZEROS);
@@ -336,10 +338,10 @@ public final class XorAppender {
                 final int significant = Long.SIZE - leading - trailing;
                 final long payload = xor >>> trailing;
                 if (codeBits + significant <= Long.SIZE) {
-                    pending = putWord(w, pending, rel, (code << significant) | payload, codeBits + significant);
+                    pending = XorCodes.putWord(w, pending, rel, (code << significant) | payload, codeBits + significant);
                 } else {
-                    pending = putWord(w, pending, rel, code, codeBits);
-                    pending = putWord(w, pending, rel + codeBits, payload, significant);
+                    pending = XorCodes.putWord(w, pending, rel, code, codeBits);
+                    pending = XorCodes.putWord(w, pending, rel + codeBits, payload, significant);
                 }
                 rel += codeBits + significant;
                 lastValue ^= xor;
@@ -351,9 +353,11 @@ public final class XorAppender {
                 chunkEnd = ChunkCutPolicy.chunkEndAfterAppendMs(chunkEnd, num, firstMs, t);
             }
         }
-        if (i > from) {
-            finishCodes(w, origin, originBits, rel, pending, num, leading, trailing, lastTs, lastDelta, lastValue);
-        }
+        // Also when no sample was taken (the first one stopped): it then rewrites the partial byte and the
+        // state with their own values. No branch: "none taken" is rare early in a replay and common
+        // later (a series' first samples after a cut), and a branch C2 compiled as never taken would
+        // trap and recompile this method when it first is.
+        finishCodes(w, origin, originBits, rel, pending, num, leading, trailing, lastTs, lastDelta, lastValue);
         return stopRun(i, stop, chunkEnd);
     }
 
@@ -362,15 +366,17 @@ public final class XorAppender {
         return (capacityBytes - WRITE_SLACK_BYTES) * Byte.SIZE - MAX_BITS_PER_SAMPLE;
     }
 
-    /** Which rule stops a sample that failed {@link #appendCodes}' folded test, in the per-sample order. */
-    private int stopReason(long t, long lastTs, int num, int bitLength, long chunkEndMs) {
-        if (t <= lastTs) {
-            return RUN_NOT_AFTER;
-        }
-        if (ChunkCutPolicy.mustCutBefore(t, num, byteLength(bitLength), chunkEndMs)) {
-            return RUN_CUT;
-        }
-        return RUN_FULL;
+    /**
+     * Which rule stops a sample that failed {@link #appendCodes}' folded test, in the per-sample order:
+     * {@link #RUN_NOT_AFTER}, else {@link #RUN_CUT} ({@link ChunkCutPolicy#cutBit}), else {@link #RUN_FULL}.
+     * Arithmetic, no branches: which rule stops a sub-run changes over a replay (bursts that reach 240
+     * samples, chunks that reach the byte limit come late), and each branch C2 compiled as never taken
+     * would trap and recompile {@code appendCodes} when first taken.
+     */
+    private static int stopReason(long t, long lastTs, int num, int bitLength, long chunkEndMs) {
+        final int notAfter = 1 - (int) ChunkCutPolicy.lessThanBit(lastTs, t);
+        final int cut = ChunkCutPolicy.cutBit(t, num, byteLength(bitLength), chunkEndMs);
+        return RUN_FULL - cut - notAfter * (RUN_FULL - RUN_NOT_AFTER - cut);
     }
 
     /** The word array, big enough for every word a block of {@code capacityBytes} can be written with. */
@@ -388,10 +394,14 @@ public final class XorAppender {
      */
     private void finishCodes(long[] w, long origin, int originBits, int rel, long pending, int num, int leading, int trailing,
                              long lastTs, long lastDelta, long lastValue) {
-        int wordCount = rel >>> 6;
-        if ((rel & 63) != 0) {
-            w[wordCount++] = Long.reverseBytes(pending); // zeros after the last bit
-        }
+        // The last word always goes too: the partial one with zeros after the last bit, or (rel a multiple
+        // of 64) eight zero bytes after the end, inside the write slack. No branch on either, and never an
+        // empty copy: both would be outcomes first seen long after the JIT compiled this (a trap).
+        w[rel >>> 6] = Long.reverseBytes(pending);
+        // The words of appended samples always lie in the block (the capacity covered a worst-case sample
+        // and the write slack); the clamp only matters for a block wrapped exactly full, which takes no
+        // sample: then less (or nothing) is rewritten.
+        int wordCount = Math.min((rel >>> 6) + 1, (int) (chunkOffset + capacityBytes - origin) >>> 3);
         MemorySegment.copy(w, 0, chunk, REVERSED_LONG, origin, wordCount);
         partialByte = (int) (pending << (((rel & 63) >>> 3) << 3) >>> 56);
         lastTimestampMs = lastTs;
@@ -406,22 +416,6 @@ public final class XorAppender {
         final long published = XorStateDescriptor.cursor(originBits + rel, num, leading, trailing);
         XorStateDescriptor.publishCursor(s, so, published);
         cachedCursor = published;
-    }
-
-    /**
-     * Adds the low {@code bits} bits of {@code value} (1..64, no higher bits set) at bit {@code rel} of
-     * the 64-bit word being filled ({@code pending}, which holds bits [rel & ~63, rel)); when it fills
-     * up, stores it byte-reversed (see {@link #REVERSED_LONG}) at {@code words[rel >>> 6]}.
-     * Returns the new pending word.
-     */
-    private static long putWord(long[] words, long pending, int rel, long value, int bits) {
-        final int free = Long.SIZE - (rel & 63);
-        if (bits < free) {
-            return pending | (value << (free - bits));
-        }
-        final int rest = bits - free;
-        words[rel >>> 6] = Long.reverseBytes(pending | (value >>> rest));
-        return rest == 0 ? 0L : value << (Long.SIZE - rest);
     }
 
     /** Whether the capacity takes one more worst-case sample. */
@@ -482,7 +476,10 @@ public final class XorAppender {
         lastValueBits = state.get(FIELD, stateOffset + LAST_VALUE_BITS_OFFSET);
         final int bitLength = XorStateDescriptor.bitLength(cursor);
         final int used = bitLength & 7;
-        partialByte = used == 0 ? 0 : chunk.get(ValueLayout.JAVA_BYTE, chunkOffset + (bitLength >>> 3)) & (0xFF00 >>> used) & 0xFF;
+        // No branch on used == 0 (the mask is then 0): which is more common changes as blocks fill. The byte
+        // read stays inside the block (a chunk filling it exactly ends on a byte boundary: masked to 0).
+        final long at = chunkOffset + Math.min(bitLength >>> 3, capacityBytes - 1);
+        partialByte = chunk.get(ValueLayout.JAVA_BYTE, at) & (0xFF00 >>> used) & 0xFF;
         cachedCursor = cursor;
     }
 
@@ -498,34 +495,11 @@ public final class XorAppender {
 
     /** The timestamp code of samples 2.., then the value code; merged into one write when they fit. */
     private long putDeltaOfDelta(long pos, long dod, long xor) {
-        final long code = dodCode(dod);
+        final long code = XorCodes.dodCode(dod);
         if (code != 0) {
             return putValue(pos, code >>> 8, (int) code & 0xFF, xor);
         }
         return putValue(put(put(pos, 0b1111L, 4), dod, Long.SIZE), 0L, 0, xor);
-    }
-
-    /**
-     * The timestamp code of a delta of delta packed as {@code (code << 8) | bits} for the short forms
-     * (at most 24 bits); 0 for the 64-bit escape ('1111' + 64 bits), written in two parts.
-     */
-    private static long dodCode(long dod) {
-        if (dod == 0) {
-            return 1L;
-        } else if (fitsBits(dod, 14)) {
-            return (((0b10L << 14) | (dod & 0x3FFFL)) << 8) | 16;
-        } else if (fitsBits(dod, 17)) {
-            return (((0b110L << 17) | (dod & 0x1FFFFL)) << 8) | 20;
-        } else if (fitsBits(dod, 20)) {
-            return (((0b1110L << 20) | (dod & 0xFFFFFL)) << 8) | 24;
-        }
-        return 0L;
-    }
-
-    /** Prometheus' bitRange: -(2^(n-1) - 1) <= x <= 2^(n-1). */
-    private static boolean fitsBits(long x, int bits) {
-        long half = 1L << (bits - 1);
-        return -(half - 1) <= x && x <= half;
     }
 
     /**

@@ -13,6 +13,8 @@ import static io.sluice.core.head.SeriesDescriptor.XOR_STATE_OFFSET;
 
 import io.sluice.core.chunk.ChunkHandle;
 import io.sluice.core.chunk.ChunkMemory;
+import io.sluice.core.chunk.XorChunkDescriptor;
+import io.sluice.core.chunk.XorIterator;
 import io.sluice.core.chunk.XorStateDescriptor;
 import io.sluice.core.head.persist.ChunkFileDescriptor;
 import io.sluice.core.head.persist.ChunkFileMappings;
@@ -44,6 +46,7 @@ final class ClosedChunkLists implements AutoCloseable {
     private long[] restoreTriples = new long[0]; // addByReference's staging until endRestore; shard thread
     private long[] restoreEntries = new long[0];
     private final ChunkFileMappings mappings = new ChunkFileMappings(); // mapped by the shard thread, read by any
+    private final XorIterator lengthProbe = new XorIterator(); // persistAgain's decoder; shard thread
 
     ClosedChunkLists(ChunkMemory chunks, ClosedListMemory lists) {
         this.chunks = chunks;
@@ -115,6 +118,17 @@ final class ClosedChunkLists implements AutoCloseable {
         if (list != ChunkHandle.NONE & entries <= capacity) {
             return list;
         }
+        return moveToBigger(s, b, list, entries);
+    }
+
+    /**
+     * {@link #ensureCapacity}'s rare half (a series' 1st, 5th, 9th, 17th... chunk), out of line: its
+     * "first list or a move" branch sees moves only from the fifth chunk on, so where C2 compiled it
+     * early it traps once; apart, and not inlined once lists grow rarely, that recompiles this method
+     * rather than the whole cut path (a replay that compiles the cut path early still inlines it).
+     * Under the sequence lock.
+     */
+    private long moveToBigger(MemorySegment s, long b, long list, int entries) {
         int grown = Math.max(INITIAL_CAPACITY, Integer.highestOneBit(Math.max(1, entries - 1)) << 1);
         long bigger = lists.allocate(grown);
         if (list != ChunkHandle.NONE) {
@@ -241,6 +255,30 @@ final class ClosedChunkLists implements AutoCloseable {
         s.set(LONG, b + MIN_TIME_OFFSET, first);
         SeriesSeqLock.end(s, b, seq);
         return k;
+    }
+
+    /**
+     * Hands closed chunk {@code index} of series {@code seriesId} (at {@code s}/{@code b}), which has no
+     * chunk file ref yet (a failed write), to {@code sink} again and records the ref it returns (0:
+     * failed again). The chunk's byte length is where its last sample ends (decoded). Shard thread.
+     */
+    long persistAgain(MemorySegment s, long b, int index, int seriesId, SeriesStore.ChunkSink sink) {
+        long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
+        MemorySegment listPage = lists.segment(list);
+        long e = lists.offset(list) + (long) index * CLOSED_ENTRY_BYTES;
+        long handle = listPage.get(LONG, e + CLOSED_ENTRY_HANDLE);
+        MemorySegment chunk = chunks.page(handle);
+        long at = ChunkMemory.offset(handle);
+        int n = XorChunkDescriptor.headerNumSamples(chunk, at);
+        lengthProbe.reset(chunk, at, ChunkHandle.capacityBytes(handle), n);
+        while (lengthProbe.next()) {
+            // decode to the end: the chunk's byte length is where the last sample ends
+        }
+        int length = (int) ((lengthProbe.bitLength() + Byte.SIZE - 1) / Byte.SIZE);
+        long ref = sink.persist(seriesId, chunk, at, length, listPage.get(LONG, e + CLOSED_ENTRY_MIN_TIME),
+                listPage.get(LONG, e + CLOSED_ENTRY_MAX_TIME), n);
+        listPage.set(LONG, e + CLOSED_ENTRY_FILE_REF, ref);
+        return ref;
     }
 
     /** A field (CLOSED_ENTRY_*) of entry {@code index}. Shard thread. */

@@ -3,11 +3,7 @@ package io.sluice.core.head;
 import static io.sluice.core.head.SeriesDescriptor.CHUNK_END_OFFSET;
 import static io.sluice.core.head.SeriesDescriptor.CLOSED_CAPACITY_OFFSET;
 import static io.sluice.core.head.SeriesDescriptor.CLOSED_COUNT_OFFSET;
-import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_BYTES;
 import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_FILE_REF;
-import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_HANDLE;
-import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_MAX_TIME;
-import static io.sluice.core.head.SeriesDescriptor.CLOSED_ENTRY_MIN_TIME;
 import static io.sluice.core.head.SeriesDescriptor.CLOSED_LIST_OFFSET;
 import static io.sluice.core.head.SeriesDescriptor.FLAGS_OFFSET;
 import static io.sluice.core.head.SeriesDescriptor.FLAG_EVICTED;
@@ -43,7 +39,7 @@ import java.util.Arrays;
  *
  * <p>Closed chunks: a cut hands the open block over as the closed chunk's block and gives the bytes
  * to the {@link ChunkSink} (the chunk file writer's buffer). Once the writer has written them to the
- * file it calls {@link #chunkFlushed}: under the series' sequence lock the entry's handle becomes
+ * file it calls {@link #chunksFlushed}: under the series' sequence lock the entry's handle becomes
  * NONE and the block is freed; from then on readers copy the chunk from the mapping. So memory
  * holds per closed chunk only its 32-byte list entry, and the list has no length cap
  * ({@link ClosedListMemory}).
@@ -60,6 +56,9 @@ final class SeriesStore implements AutoCloseable {
     private static final long PAGE_BYTES = (long) SERIES_PER_PAGE * STRIDE;
     /** Implausible reads of an unchanged series before a snapshot gives up (a race resolves in one retry). */
     private static final int MAX_STUCK_READS = 1_000;
+
+    /** {@link #chunkStep}'s step for a run's first sub-run: wrap the appender to the open block (above the appender's stops). */
+    private static final int STEP_WRAP = XorAppender.RUN_FULL + 1;
 
     /** Results of {@link #append}. */
     static final int APPENDED = 0;
@@ -86,7 +85,7 @@ final class SeriesStore implements AutoCloseable {
     private volatile int count;        // published after the new series' struct is complete
     private ChunkSink chunkSink = ChunkSink.NONE; // shard thread
     private long newestTimestampMs = Long.MIN_VALUE; // shard thread: the newest sample of any series (idle eviction's clock)
-    private final io.sluice.core.chunk.XorIterator lengthProbe = new io.sluice.core.chunk.XorIterator(); // shard thread
+    private long stepOpen = ChunkHandle.NONE; // shard thread: the open block chunkStep left (its second result)
 
     /** Where cut chunks go besides memory (the shard's chunk files). Shard thread. */
     interface ChunkSink {
@@ -284,19 +283,19 @@ final class SeriesStore implements AutoCloseable {
      * {@link ChunkCutPolicy#nextChunkCapacityBytes}), so a long run skips most of the
      * 64 -> 128 -> 256 -> 512 -> 1040 copies; the chunk bytes do not depend on the block size.
      *
+     * <p>The JIT's view: this method is the per-sub-run loop only; what happens once per chunk or
+     * once per run is in {@link #chunkStep}, which C2 does not inline (see there).
+     *
      * <p>Readers see each sub-run's samples at once (one cursor publication), never a torn chunk. Shard thread.
      */
     int appendRun(int id, long[] timestampsMs, long[] valueBits, int from, int to, AppendCounts counts) {
         MemorySegment s = page(id);
         long b = base(id);
-        long state = b + XOR_STATE_OFFSET;
         long maxTime = s.get(LONG, b + MAX_TIME_OFFSET);
         long open = s.get(LONG, b + OPEN_CHUNK_OFFSET);
         long chunkEnd = s.get(LONG, b + CHUNK_END_OFFSET);
-        if (open != ChunkHandle.NONE) {
-            wrapOpen(s, state, open);
-        }
         int appended = 0;
+        int stop = STEP_WRAP; // the first sub-run wraps the appender (in chunkStep: once per run)
         int i = from;
         while (i < to) {
             long t = timestampsMs[i];
@@ -305,34 +304,22 @@ final class SeriesStore implements AutoCloseable {
                 i++;
                 continue;
             }
-            if (open == ChunkHandle.NONE) {
-                open = replaceOpenBlock(s, b, ChunkHandle.NONE, chunks.allocate(ChunkCutPolicy.INITIAL_OPEN_CAPACITY_BYTES));
-                chunkEnd = ChunkCutPolicy.chunkRangeEndMs(t, chunkRangeMs);
-                if (maxTime == NO_SAMPLES) { // as in append: the series' first sample
-                    MIN_TIME.setOpaque(s, b + MIN_TIME_OFFSET, t);
-                }
-                wrapOpen(s, state, open);
+            int next;
+            // A chunk boundary (no block yet, a cut, a full block): once per ~120 samples, out of line
+            // (chunkStep). Otherwise the sub-run's codes: the hot path.
+            if (open == ChunkHandle.NONE | stop >= XorAppender.RUN_CUT) { // STEP_WRAP too
+                next = chunkStep(id, s, b, open, stop, maxTime, timestampsMs, valueBits, i, to, chunkEnd);
+                open = stepOpen;
+            } else {
+                next = appender.appendRun(timestampsMs, valueBits, i, to, chunkEnd);
             }
-            int next = appender.appendRun(timestampsMs, valueBits, i, to, chunkEnd);
             chunkEnd = appender.runChunkEndMs();
+            stop = appender.runStop();
             if (next > i) {
                 appended += next - i;
                 maxTime = timestampsMs[next - 1];
                 MAX_TIME.setOpaque(s, b + MAX_TIME_OFFSET, maxTime);
                 i = next;
-            }
-            int stop = appender.runStop();
-            if (stop == XorAppender.RUN_CUT) {
-                long fresh = chunks.allocate(ChunkCutPolicy.nextChunkCapacityBytes(appender.byteLength(), appender.numSamples(), to - i));
-                closeOpen(id, s, b, open, fresh);
-                open = fresh;
-                chunkEnd = ChunkCutPolicy.chunkRangeEndMs(timestampsMs[i], chunkRangeMs);
-                wrapOpen(s, state, open);
-            } else if (stop == XorAppender.RUN_FULL) {
-                int grown = ChunkCutPolicy.grownRunCapacityBytes(ChunkHandle.capacityBytes(open), appender.bitLength(),
-                        appender.numSamples(), appender.firstTimestampMs(), to - i);
-                open = replaceOpenBlock(s, b, open, chunks.copy(open, appender.byteLength(), grown));
-                wrapOpen(s, state, open);
             } else if (stop == XorAppender.RUN_NOT_AFTER && timestampsMs[i] > maxTime) {
                 // The chunk's last timestamp is its series' max time, so the rules above take this sample;
                 // a struct where they differ is broken: fail instead of looping on it.
@@ -345,6 +332,67 @@ final class SeriesStore implements AutoCloseable {
         }
         counts.appended += appended;
         return appended;
+    }
+
+    /**
+     * {@link #appendRun}'s work at a chunk boundary, once per ~120 samples, and at the start of a run
+     * ({@link #STEP_WRAP}: wraps the appender to the open block; so the wrap, too, is compiled here and not
+     * in {@code appendRun}, where whether C2 inlined it depended on what it had compiled before). It gives the series a block
+     * ({@code open} is NONE: the first one, or the first after an idle cut), cuts ({@code stop} is
+     * {@link XorAppender#RUN_CUT}: closes the chunk to the closed list and the chunk sink, opens a
+     * block sized from what is left of the run) or grows the block ({@link XorAppender#RUN_FULL}),
+     * then goes on appending from sample {@code i} ({@link XorAppender#appendRun}). Returns the index of the first sample not
+     * taken; the open block is left in {@link #stepOpen}, the outcome in the appender
+     * ({@link XorAppender#runStop}, {@link XorAppender#runChunkEndMs}).
+     *
+     * <p>Why one method, and why this long: C2 inlines a call it finds hot (as this one is: about one
+     * per run) when the callee has at most {@code FreqInlineSize} (325) bytes of bytecode, and then
+     * everything below it (allocation, the chunk file write, the closed list, block copies): with the
+     * per-sample encoder that was ~10 KB of bytecode that made {@code appendRun}'s compile large and, depending on which callees
+     * happened to be compiled first, different from run to run. All chunk-boundary work is here, in
+     * more bytecode than that limit ({@code AppendJitShapeTest} checks it), so it is compiled on its
+     * own and {@code appendRun}'s graph is the loop alone, the same in every run. Shard thread.
+     */
+    private int chunkStep(int id, MemorySegment s, long b, long open, int stop, long maxTime,
+                          long[] timestampsMs, long[] valueBits, int i, int to, long chunkEndMs) {
+        long state = b + XOR_STATE_OFFSET;
+        long t = timestampsMs[i];
+        long chunkEnd = chunkEndMs;
+        long fresh;
+        if (open == ChunkHandle.NONE) {
+            fresh = chunks.allocate(ChunkCutPolicy.INITIAL_OPEN_CAPACITY_BYTES);
+            int seq = SeriesSeqLock.begin(s, b);
+            s.set(LONG, b + OPEN_CHUNK_OFFSET, fresh);
+            SeriesSeqLock.end(s, b, seq);
+            chunkEnd = ChunkCutPolicy.chunkRangeEndMs(t, chunkRangeMs);
+            if (maxTime == NO_SAMPLES) { // as in append: the series' first sample
+                MIN_TIME.setOpaque(s, b + MIN_TIME_OFFSET, t);
+            }
+        } else if (stop == XorAppender.RUN_CUT) {
+            fresh = chunks.allocate(ChunkCutPolicy.nextChunkCapacityBytes(appender.byteLength(), appender.numSamples(), to - i));
+            closeOpen(id, s, b, open, fresh);
+            chunkEnd = ChunkCutPolicy.chunkRangeEndMs(t, chunkRangeMs);
+        } else if (stop == XorAppender.RUN_FULL) {
+            int grown = ChunkCutPolicy.grownRunCapacityBytes(ChunkHandle.capacityBytes(open), appender.bitLength(),
+                    appender.numSamples(), appender.firstTimestampMs(), to - i);
+            fresh = chunks.copy(open, appender.byteLength(), grown);
+            int seq = SeriesSeqLock.begin(s, b);
+            s.set(LONG, b + OPEN_CHUNK_OFFSET, fresh);
+            SeriesSeqLock.end(s, b, seq);
+            chunks.free(open);
+        } else { // STEP_WRAP: a run's first sub-run
+            fresh = open;
+        }
+        wrapOpen(s, state, fresh);
+        stepOpen = fresh;
+        int next = appender.appendRun(timestampsMs, valueBits, i, to, chunkEnd);
+        if (appender.runStop() >= XorAppender.RUN_CUT & next == i & fresh != open) {
+            // A fresh block that cannot take the sample it was made for: a broken size rule, not a
+            // state to retry (the loop would allocate forever).
+            throw new IllegalStateException("series " + id + ": a new block of " + ChunkHandle.capacityBytes(fresh)
+                    + " bytes took no sample (stop " + appender.runStop() + ")");
+        }
+        return next;
     }
 
     private void wrapOpen(MemorySegment s, long state, long open) {
@@ -464,9 +512,15 @@ final class SeriesStore implements AutoCloseable {
 
     // ---------------------------------------------------------------- chunk files, retention (shard thread)
 
-    /** See {@link ClosedChunkLists#flushed}: the chunk file writer wrote the chunk at {@code ref} of {@code id}. */
-    void chunkFlushed(int id, long ref) {
-        closed.flushed(page(id), base(id), ref);
+    /**
+     * The chunk file writer's {@link io.sluice.core.head.persist.ChunkFileWriter.FlushListener}: it wrote
+     * chunk {@code refs[i]} of series {@code ids[i]} for {@code i < count} (see {@link ClosedChunkLists#flushed}).
+     */
+    void chunksFlushed(int[] ids, long[] refs, int count) {
+        for (int i = 0; i < count; i++) {
+            int id = ids[i];
+            closed.flushed(page(id), base(id), refs[i]);
+        }
     }
 
     /** Retention: see {@link ClosedChunkLists#dropExpired}; returns how many chunks were dropped. */
@@ -506,24 +560,7 @@ final class SeriesStore implements AutoCloseable {
 
     /** Hands a closed chunk that has no chunk file ref yet to the sink again; returns its ref (0: failed again). */
     long persistClosed(int id, int index) {
-        MemorySegment s = page(id);
-        long b = base(id);
-        long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
-        MemorySegment listPage = lists.segment(list);
-        long e = lists.offset(list) + (long) index * CLOSED_ENTRY_BYTES;
-        long handle = listPage.get(LONG, e + CLOSED_ENTRY_HANDLE);
-        MemorySegment chunk = chunks.page(handle);
-        long at = ChunkMemory.offset(handle);
-        int n = io.sluice.core.chunk.XorChunkDescriptor.headerNumSamples(chunk, at);
-        lengthProbe.reset(chunk, at, ChunkHandle.capacityBytes(handle), n);
-        while (lengthProbe.next()) {
-            // decode to the end: the chunk's byte length is where the last sample ends
-        }
-        int length = (int) ((lengthProbe.bitLength() + Byte.SIZE - 1) / Byte.SIZE);
-        long ref = chunkSink.persist(id, chunk, at, length, listPage.get(LONG, e + CLOSED_ENTRY_MIN_TIME),
-                listPage.get(LONG, e + CLOSED_ENTRY_MAX_TIME), n);
-        listPage.set(LONG, e + CLOSED_ENTRY_FILE_REF, ref);
-        return ref;
+        return closed.persistAgain(page(id), base(id), index, id, chunkSink);
     }
 
     /** Bytes the open chunk of {@code id} holds (0 if it has none). */

@@ -482,7 +482,7 @@ final class ShardCheckpoints implements AutoCloseable {
     /** A writer whose flushes release the chunks' memory blocks (readers then use the mappings). */
     private ChunkFileWriter newChunkWriter(int fileIndex, long offset) throws IOException {
         return new ChunkFileWriter(chunksDirectory, options.chunkFileBytes(), fileIndex, offset, store.mappings(),
-                store::chunkFlushed);
+                store::chunksFlushed);
     }
 
     /** Maps every chunk file a loaded checkpoint may reference, so readers reach its closed chunks. */

@@ -27,6 +27,25 @@ class ChunkCutPolicyTest {
     }
 
     @Test
+    void theBranchFreeCutTestAgreesWithMustCutBefore() {
+        long[] edges = {Long.MIN_VALUE, Long.MIN_VALUE + 1, -1, 0, 1, Long.MAX_VALUE - 1, Long.MAX_VALUE,
+                RANGE_START_MS, RANGE_START_MS + DEFAULT_CHUNK_RANGE_MS};
+        int[] counts = {0, 1, 2, ChunkCutPolicy.MAX_SAMPLES_PER_CHUNK - 1, ChunkCutPolicy.MAX_SAMPLES_PER_CHUNK, 65_535};
+        int[] lengths = {0, ChunkCutPolicy.MAX_BYTES_BEFORE_APPEND, ChunkCutPolicy.MAX_BYTES_BEFORE_APPEND + 1, 4_096};
+        SplittableRandom random = new SplittableRandom(42);
+        for (int round = 0; round < 200_000; round++) {
+            long t = round % 3 == 0 ? edges[random.nextInt(edges.length)] : random.nextLong();
+            long end = round % 5 == 0 ? edges[random.nextInt(edges.length)] : t + random.nextLong(-3, 4);
+            int num = round % 2 == 0 ? counts[random.nextInt(counts.length)] : random.nextInt(300);
+            int length = round % 2 == 0 ? lengths[random.nextInt(lengths.length)] : random.nextInt(1_500);
+            assertThat(ChunkCutPolicy.cutBit(t, num, length, end) == 1)
+                    .as("t=%d num=%d length=%d end=%d", t, num, length, end)
+                    .isEqualTo(ChunkCutPolicy.mustCutBefore(t, num, length, end));
+            assertThat(ChunkCutPolicy.lessThanBit(t, end) == 1).as("%d < %d", t, end).isEqualTo(t < end);
+        }
+    }
+
+    @Test
     void a15SecondScrapeMakesChunksOf120Samples() {
         // At 30 samples the chunk spans 435 s: 7200 s / (4 * 435.001 s) = 4.1 -> 4 chunks per range.
         List<ClosedChunk> chunks = run(regular(RANGE_START_MS, 15_000, 6 * 240, 0L));

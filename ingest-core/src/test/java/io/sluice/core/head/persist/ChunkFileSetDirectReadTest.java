@@ -192,7 +192,7 @@ class ChunkFileSetDirectReadTest {
         MemorySegment source = MemorySegment.ofArray(data);
         List<Long> refs = new ArrayList<>();
         try (ChunkFileMappings mappings = new ChunkFileMappings();
-             ChunkFileWriter writer = new ChunkFileWriter(dir, FILE_BYTES, 0, 0, mappings, (id, ref) -> { })) {
+             ChunkFileWriter writer = new ChunkFileWriter(dir, FILE_BYTES, 0, 0, mappings, ChunkFileWriter.FlushListener.NONE)) {
             for (int i = 0; i < n; i++) {
                 int length = 1 + random.nextInt(1200);
                 refs.add(writer.append(i, source, random.nextInt(data.length - length), length, i, i + 1, 1 + i % 240));

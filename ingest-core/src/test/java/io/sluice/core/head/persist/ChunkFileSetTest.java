@@ -29,7 +29,7 @@ class ChunkFileSetTest {
         long[] refs = new long[n];
         int[] lengths = new int[n];
         try (ChunkFileMappings mappings = new ChunkFileMappings();
-             ChunkFileWriter writer = new ChunkFileWriter(dir, 8 << 20, 0, 0, mappings, (id, ref) -> { })) {
+             ChunkFileWriter writer = new ChunkFileWriter(dir, 8 << 20, 0, 0, mappings, ChunkFileWriter.FlushListener.NONE)) {
             for (int i = 0; i < n; i++) {
                 lengths[i] = i < 2000 ? 1 + random.nextInt(8)               // tiny entries first
                         : i < 3000 ? 3000 + random.nextInt(1000)            // then large ones

@@ -62,11 +62,11 @@ class ChunkFileWriterDirectWritesTest {
         List<Long> told = new ArrayList<>();
         List<Long> refs = new ArrayList<>();
         try (ChunkFileMappings mappings = new ChunkFileMappings()) {
-            ChunkFileWriter writer = new ChunkFileWriter(dir, FILE_BYTES, fileIndex, offset, mappings, (id, ref) -> {
+            ChunkFileWriter writer = new ChunkFileWriter(dir, FILE_BYTES, fileIndex, offset, mappings, ChunkFileWriter.FlushListener.perChunk((id, ref) -> {
                 assertThat(entryInFile(dir, ref)).as("chunk %s told before it is in the file", ChunkFileDescriptor.toString(ref))
                         .isEqualTo(id);
                 told.add(ref);
-            });
+            }));
             if (useDirect) {
                 writer.directWrites(true);
                 assumeTrue(writer.writesDirect(), "the file system refuses O_DIRECT");

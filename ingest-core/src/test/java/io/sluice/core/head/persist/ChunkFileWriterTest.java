@@ -31,6 +31,50 @@ class ChunkFileWriterTest {
     @TempDir
     Path dir;
 
+    /**
+     * The listener is told in batches, one per write of the buffer: every chunk of a batch is in its
+     * file when told (read back through the mapping), each chunk is in exactly one batch, the batches
+     * in append order — across rolls (small files), explicit flushes and syncs — and a 1 MiB write
+     * tells hundreds of chunks at once, not one call per chunk.
+     */
+    @Test
+    void flushedChunksAreToldInBatchesOncePerWriteInOrder() throws IOException {
+        SplittableRandom random = new SplittableRandom(11);
+        MemorySegment source = randomBlock(random);
+        List<Long> appended = new ArrayList<>();
+        List<Long> told = new ArrayList<>();
+        List<Integer> batchSizes = new ArrayList<>();
+        try (ChunkFileMappings mappings = new ChunkFileMappings()) {
+            ChunkFileWriter.FlushListener listener = (seriesIds, refs, count) -> {
+                batchSizes.add(count);
+                for (int i = 0; i < count; i++) {
+                    MemorySegment file = mappings.segment(ChunkFileDescriptor.fileIndex(refs[i]));
+                    long at = ChunkFileDescriptor.offset(refs[i]);
+                    assertThat(file.get(FILE_INT, at + ChunkFileDescriptor.SERIES_ID_OFFSET))
+                            .as("chunk %s told before it is in the file", ChunkFileDescriptor.toString(refs[i])).isEqualTo(seriesIds[i]);
+                    told.add(refs[i]);
+                }
+            };
+            try (ChunkFileWriter writer = new ChunkFileWriter(dir, 3L << 20, 0, 0, mappings, listener)) {
+                for (int i = 0; i < 30_000; i++) {
+                    int length = 1 + random.nextInt(600);
+                    appended.add(writer.append(i, source, random.nextInt(ChunkMemory.MAX_BLOCK_BYTES - length), length, i, i + 1, 1));
+                    int event = random.nextInt(4_000);
+                    if (event == 0) {
+                        writer.flush();
+                    } else if (event == 1) {
+                        writer.sync();
+                    }
+                }
+                writer.sync();
+                assertThat(writer.fileIndex()).as("rolled over several files").isGreaterThanOrEqualTo(2);
+            }
+        }
+        assertThat(told).as("each chunk told once, in append order").isEqualTo(appended);
+        long calls = batchSizes.stream().filter(n -> n > 0).count();
+        assertThat(calls).as("batches, not a call per chunk").isLessThan(appended.size() / 100);
+    }
+
     @Test
     void appendedChunksReadBackThroughTheMappingsAcrossFilesAndDamageIsNamed() throws IOException {
         SplittableRandom random = new SplittableRandom(42);
@@ -40,7 +84,7 @@ class ChunkFileWriterTest {
         long[] refs = new long[400];
         List<Long> flushed = new ArrayList<>();
         try (ChunkFileMappings mappings = new ChunkFileMappings()) {
-            try (ChunkFileWriter writer = new ChunkFileWriter(dir, FILE_BYTES, 0, 0, mappings, (id, ref) -> flushed.add(ref))) {
+            try (ChunkFileWriter writer = new ChunkFileWriter(dir, FILE_BYTES, 0, 0, mappings, ChunkFileWriter.FlushListener.perChunk((id, ref) -> flushed.add(ref)))) {
                 for (int i = 0; i < refs.length; i++) {
                     refs[i] = writer.append(i, source, i % 500, 100 + i % 400, i * 1000L, i * 1000L + 999, 120);
                 }
@@ -99,9 +143,7 @@ class ChunkFileWriterTest {
     @Test
     void entriesAreLaidOutByteForByteWithZeroPaddingAlsoInAReusedBuffer() throws IOException {
         SplittableRandom random = new SplittableRandom(7);
-        byte[] data = new byte[ChunkMemory.MAX_BLOCK_BYTES];
-        random.nextBytes(data);
-        MemorySegment source = MemorySegment.ofArray(data);
+        MemorySegment source = randomBlock(random);
         int entries = 4_000; // ~2 MiB: the 1 MiB buffer is written and reused once or twice
         long[] refs = new long[entries];
         int[] lengths = new int[entries];
@@ -128,7 +170,7 @@ class ChunkFileWriterTest {
                 assertThat(e.getShort(ChunkFileDescriptor.NUM_SAMPLES_OFFSET) & 0xFFFF).isEqualTo(0x1_0000 - 1 - i % 3);
                 assertThat(e.getShort(ChunkFileDescriptor.NUM_SAMPLES_OFFSET + 2)).as("reserved").isZero();
                 assertThat(java.util.Arrays.copyOfRange(entry, ChunkFileDescriptor.ENTRY_HEADER_BYTES, ChunkFileDescriptor.ENTRY_HEADER_BYTES + length))
-                        .isEqualTo(java.util.Arrays.copyOfRange(data, i % 64, i % 64 + length));
+                        .isEqualTo(source.asSlice(i % 64, length).toArray(ValueLayout.JAVA_BYTE));
                 for (int p = ChunkFileDescriptor.ENTRY_HEADER_BYTES + length; p < entryBytes; p++) {
                     assertThat(entry[p]).as("padding byte %d of entry %d (length %d)", p, i, length).isZero();
                 }
@@ -179,7 +221,7 @@ class ChunkFileWriterTest {
             List<Long> flushed = new ArrayList<>();
             IOException full = null;
             try (ChunkFileMappings mappings = new ChunkFileMappings();
-                 ChunkFileWriter writer = new ChunkFileWriter(chunks, 8L << 20, 0, 0, mappings, (id, ref) -> flushed.add(ref))) {
+                 ChunkFileWriter writer = new ChunkFileWriter(chunks, 8L << 20, 0, 0, mappings, ChunkFileWriter.FlushListener.perChunk((id, ref) -> flushed.add(ref)))) {
                 for (int i = 0; i < 4_000 && full == null; i++) { // 3.3 MB of chunks: more than fits
                     try {
                         refs.add(writer.append(i, source, 0, 700 + i % 100, i, i, 120));
@@ -224,5 +266,12 @@ class ChunkFileWriterTest {
             long allocated = THREADS.getCurrentThreadAllocatedBytes() - before;
             assertThat(allocated).as("bytes allocated appending 100,000 chunks").isLessThan(10_000);
         }
+    }
+
+    /** {@link ChunkMemory#MAX_BLOCK_BYTES} random bytes to take chunks from. */
+    private static MemorySegment randomBlock(SplittableRandom random) {
+        byte[] data = new byte[ChunkMemory.MAX_BLOCK_BYTES];
+        random.nextBytes(data);
+        return MemorySegment.ofArray(data);
     }
 }
