@@ -77,6 +77,9 @@ final class MappedSegment implements AutoCloseable {
      * reader was compiled, and a branch on each would trap then). Long.MAX_VALUE: never again.
      */
     private long nextReadAheadAt;
+    /** The frame length and type of the last frame {@link #check} found a {@link FrameStatus#RECORD}; owner thread. */
+    private int checkedFrameLength;
+    private int checkedType;
 
     private MappedSegment(int index, Arena arena, MemorySegment mapping, long fileSize, boolean readOnly, WalMetrics metrics) {
         this.index = index;
@@ -175,6 +178,8 @@ final class MappedSegment implements AutoCloseable {
             return FrameStatus.BAD_CRC;
         }
         if (type != END_OF_SEGMENT_TYPE) {
+            checkedFrameLength = frameLength;
+            checkedType = type;
             return FrameStatus.RECORD;
         }
         return frameLength == END_MARKER_LENGTH ? FrameStatus.END_OF_SEGMENT : FrameStatus.BAD_LENGTH;
@@ -192,6 +197,16 @@ final class MappedSegment implements AutoCloseable {
         // Without a branch on the type: the first end marker comes long after this was compiled (a trap).
         int isMarker = ((type ^ END_OF_SEGMENT_TYPE) - 1) >>> 31; // type is 0..255: 1 iff type == the marker's
         return end + END_MARKER_LENGTH * (1 - isMarker) <= declaredSize;
+    }
+
+    /** The frame length of the record the last {@link #check} returned {@link FrameStatus#RECORD} for. */
+    int checkedFrameLength() {
+        return checkedFrameLength;
+    }
+
+    /** The type of the record the last {@link #check} returned {@link FrameStatus#RECORD} for. */
+    int checkedType() {
+        return checkedType;
     }
 
     int frameLength(int offset) {
