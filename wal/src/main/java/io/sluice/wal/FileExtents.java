@@ -47,15 +47,22 @@ final class FileExtents {
     private static final MethodHandle CLOSE = find("close", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
     private static final MethodHandle LSEEK = find("lseek", FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
             ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT), Linker.Option.captureCallState("errno"));
-    /** Returns an error number itself (errno is not set). */
-    private static final MethodHandle POSIX_FALLOCATE = find("posix_fallocate", FunctionDescriptor.of(ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+
+    /**
+     * Linked on first use, when a segment is created: a restart's open needs only lseek, and each
+     * downcall handle costs milliseconds of CPU to create in a fresh JVM.
+     */
+    private static final class Allocation {
+        /** Returns an error number itself (errno is not set). */
+        static final MethodHandle POSIX_FALLOCATE = find("posix_fallocate", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+    }
 
     private FileExtents() {
     }
 
     static boolean isAvailable() {
-        return OPEN != null && CLOSE != null && LSEEK != null && POSIX_FALLOCATE != null;
+        return OPEN != null && CLOSE != null && LSEEK != null;
     }
 
     /**
@@ -66,15 +73,16 @@ final class FileExtents {
      * @throws IOException if the file system refuses, e.g. "No space left on device" (errno 28)
      */
     static boolean allocate(Path file, long from, long to) throws IOException {
-        if (!isAvailable() || to <= from) {
-            return isAvailable();
+        boolean available = isAvailable() && Allocation.POSIX_FALLOCATE != null;
+        if (!available || to <= from) {
+            return available;
         }
         int fd = open(file, O_RDWR);
         if (fd < 0) {
             return false;
         }
         try {
-            int error = (int) POSIX_FALLOCATE.invokeExact(fd, from, to - from);
+            int error = (int) Allocation.POSIX_FALLOCATE.invokeExact(fd, from, to - from);
             if (error != 0) {
                 throw new IOException("cannot allocate " + (to - from) + " bytes for " + file + ": errno " + error
                         + (error == 28 ? " (no space left on device)" : ""));

@@ -1,55 +1,58 @@
 package io.sluice.wal;
 
-import java.io.IOException;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
- * Tells whether a range of a segment file at rest is all zeros, reading as little as it can: the
- * ranges the file system knows to be zeros (holes, unwritten extents of a segment preallocated with
- * {@code posix_fallocate}) are skipped ({@link FileExtents.DataRanges}), the rest is read with
- * {@code pread} into one reused buffer and compared a long at a time.
+ * Tells whether a range of a mapped segment file at rest is all zeros, reading only what may hold
+ * data: the ranges the file system knows to be zeros (holes, the unwritten extents of a segment
+ * preallocated with {@code posix_fallocate}) are skipped ({@link FileExtents.DataRanges}); the rest
+ * is compared through the mapping ({@link MappedSegment#isZero}).
  *
- * <p>Why not through the scan's mapping: the range is typically the preallocated tail of the last
- * segment, up to a whole segment of zeros. Through a mapping every page is faulted into the process
- * and dropped again; a {@code pread} copies from the page cache without touching the page tables
- * (measured on a 128 MiB zero-written tail, first call in a fresh JVM: 105-123 ms CPU through the
- * mapping, 51-55 ms with pread; nothing at all when the tail is unwritten extents).
+ * <p>Why: the range is typically the preallocated tail of the last segment, up to a whole segment.
+ * Written with zeros, all of it is data and is read (as before: the first call in a fresh JVM costs
+ * ~100 ms of CPU per 128 MiB, page faults included); allocated without writing, only the page the
+ * records end in and the zero pages the page cache happens to hold after it are read.
  *
- * <p>Used by open's scan and inspection only (never on the append or read path). Owner thread; close it.
+ * <p>Where the file has such ranges, the tail of the mapping is advised {@code MADV_RANDOM} before
+ * it is read: a fault in a sequential mapping reads ahead, and the zero pages it would bring into
+ * the page cache count as data for the next open's {@code SEEK_DATA}, a little more at each restart.
+ * The pages there are in the page cache anyway (that is why they count as data), so no disk read
+ * gets slower. A file that is data throughout keeps the sequential read-ahead.
+ *
+ * <p>Used by open's scan and inspection only (never on the append or read path). Owner thread.
  */
-final class FileZeroCheck implements AutoCloseable {
-    private static final int BUFFER_BYTES = 256 << 10;
-
+final class FileZeroCheck {
     private final Path file;
-    private FileChannel channel;
-    private FileExtents.DataRanges dataRanges;
-    private ByteBuffer buffer;
-    private MemorySegment bufferSegment;
-    /** Bytes read and compared (tests: an unwritten tail costs next to nothing). */
+    private final MappedSegment segment;
+    /** Bytes compared (tests: an unwritten tail costs next to nothing). */
     private long bytesRead;
 
-    FileZeroCheck(Path file) {
+    /** {@code segment} maps {@code file}, read-only. */
+    FileZeroCheck(Path file, MappedSegment segment) {
         this.file = file;
+        this.segment = segment;
     }
 
     /**
-     * True if bytes [from, to) of the file are all zero (bytes past its end count as zero).
+     * True if bytes [from, to) of the mapping are all zero.
      *
-     * <p>The data ranges are all listed before any is read: reading one starts the kernel's
-     * read-ahead past it, and the zero pages it puts into the page cache would turn the unwritten
-     * range behind into "data" by the time it is asked about (measured: the whole tail was read).
+     * <p>The data ranges are all listed before any is read: reading one may start the kernel's
+     * read-ahead past it, turning the unwritten range behind into "data" by the time it is asked
+     * about (measured: the whole tail was read that way).
      */
-    boolean isZero(long from, long to) throws IOException {
-        open();
+    boolean isZero(long from, long to) {
+        if (to <= from) {
+            return true;
+        }
         long[] ranges = dataRanges(from, to);
+        boolean sparse = ranges[0] != from || ranges[1] != to;
+        if (sparse) {
+            PageAdvice.advise(segment.mapping, from, to, PageAdvice.RANDOM);
+        }
         for (int i = 0; i < ranges.length && ranges[i] < ranges[i + 1]; i += 2) {
-            if (!isZeroRead(ranges[i], ranges[i + 1])) {
+            bytesRead += ranges[i + 1] - ranges[i];
+            if (!segment.isZero(ranges[i], ranges[i + 1])) {
                 return false;
             }
         }
@@ -60,74 +63,27 @@ final class FileZeroCheck implements AutoCloseable {
     private long[] dataRanges(long from, long to) {
         long[] ranges = new long[8];
         int count = 0;
-        long at = from;
-        while (at < to) {
-            long data = dataRanges.nextData(at, to);
-            if (data >= to) {
-                break;
+        try (FileExtents.DataRanges data = FileExtents.DataRanges.open(file)) {
+            long at = from;
+            while (at < to) {
+                long start = data.nextData(at, to);
+                if (start >= to) {
+                    break;
+                }
+                long hole = data.nextHole(start, to);
+                long end = hole > start ? hole : to; // a range that just turned into data: read to the end
+                if (count + 4 > ranges.length) {
+                    ranges = Arrays.copyOf(ranges, ranges.length * 2);
+                }
+                ranges[count++] = start;
+                ranges[count++] = end;
+                at = end;
             }
-            long hole = dataRanges.nextHole(data, to);
-            long dataEnd = hole > data ? hole : to; // a range that just turned into data: read to the end
-            if (count + 4 > ranges.length) {
-                ranges = Arrays.copyOf(ranges, ranges.length * 2);
-            }
-            ranges[count++] = data;
-            ranges[count++] = dataEnd;
-            at = dataEnd;
         }
         return ranges; // zeros after the last pair: an empty pair
     }
 
-    private boolean isZeroRead(long from, long to) throws IOException {
-        long at = from;
-        while (at < to) {
-            buffer.clear().limit((int) Math.min(BUFFER_BYTES, to - at));
-            int read = channel.read(buffer, at);
-            if (read <= 0) {
-                return true; // the file ends here (shorter than the range): nothing non-zero follows
-            }
-            bytesRead += read;
-            if (!isZeroBuffer(read)) {
-                return false;
-            }
-            at += read;
-        }
-        return true;
-    }
-
-    /** The first {@code length} bytes of the buffer are zero; a long at a time, ORed (no early branch per long). */
-    private boolean isZeroBuffer(int length) {
-        long acc = 0;
-        int i = 0;
-        for (; i + Long.BYTES <= length; i += Long.BYTES) {
-            acc |= bufferSegment.get(ValueLayout.JAVA_LONG, i);
-        }
-        for (; i < length; i++) {
-            acc |= bufferSegment.get(ValueLayout.JAVA_BYTE, i);
-        }
-        return acc == 0;
-    }
-
-    private void open() throws IOException {
-        if (channel == null) {
-            channel = FileChannel.open(file, StandardOpenOption.READ);
-            dataRanges = FileExtents.DataRanges.open(file);
-            buffer = ByteBuffer.allocateDirect(BUFFER_BYTES);
-            bufferSegment = MemorySegment.ofBuffer(buffer);
-        }
-    }
-
     long bytesRead() {
         return bytesRead;
-    }
-
-    @Override
-    public void close() throws IOException {
-        if (dataRanges != null) {
-            dataRanges.close();
-        }
-        if (channel != null) {
-            channel.close();
-        }
     }
 }

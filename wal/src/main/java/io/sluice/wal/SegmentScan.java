@@ -2,7 +2,6 @@ package io.sluice.wal;
 
 import static io.sluice.wal.RecordDescriptor.HEADER_LENGTH;
 
-import java.io.IOException;
 import java.nio.file.Path;
 
 /**
@@ -37,17 +36,16 @@ final class SegmentScan {
      * Scans {@code segment} (the mapping of {@code file}), whose header has been checked, adding its
      * record counts to {@code recordsByType} (indexed by type).
      */
-    static SegmentScan scan(MappedSegment segment, Path file, boolean isLast, long[] recordsByType) throws IOException {
+    static SegmentScan scan(MappedSegment segment, Path file, boolean isLast, long[] recordsByType) {
         SegmentScan scan = new SegmentScan();
         int offset = SegmentDescriptor.HEADER_LENGTH;
         while (true) {
             FrameStatus status = segment.check(offset);
             if (status != FrameStatus.RECORD) {
                 scan.endOffset = offset;
-                try (FileZeroCheck zeros = new FileZeroCheck(file)) {
-                    scan.classifyEnd(segment, zeros, offset, status, isLast);
-                    scan.zeroBytesRead = zeros.bytesRead();
-                }
+                FileZeroCheck zeros = new FileZeroCheck(file, segment);
+                scan.classifyEnd(segment, zeros, offset, status, isLast);
+                scan.zeroBytesRead = zeros.bytesRead();
                 return scan;
             }
             // check() read the frame's length and type: no second read of the header
@@ -63,7 +61,7 @@ final class SegmentScan {
     }
 
     private void classifyEnd(MappedSegment segment, FileZeroCheck zeros, int offset, FrameStatus status, boolean isLast)
-            throws IOException {
+            {
         long available = segment.availableBytes();
         switch (status) {
             case END_OF_SEGMENT -> sealed = true;
@@ -79,11 +77,11 @@ final class SegmentScan {
 
     /**
      * A frame length of 0: the end of the log if everything after it is zero. That tail is usually
-     * most of the last segment's preallocated size, so it is checked in the file, not the mapping,
-     * skipping what the file system knows to be zeros ({@link FileZeroCheck}).
+     * most of the last segment's preallocated size: only the parts the file system does not know to
+     * be zeros are read ({@link FileZeroCheck}).
      */
     private void classifyEmpty(MappedSegment segment, FileZeroCheck zeros, int offset, boolean isLast, long available)
-            throws IOException {
+            {
         if (offset + HEADER_LENGTH <= available && !segment.isZero(offset, offset + HEADER_LENGTH)) {
             damage(segment, offset, CorruptionReason.BAD_LENGTH, "frame length 0 under a non-zero header");
         } else if (!zeros.isZero(offset, available)) {
@@ -99,7 +97,7 @@ final class SegmentScan {
     }
 
     private void classifyBadCrc(MappedSegment segment, FileZeroCheck zeros, int offset, boolean isLast, long available)
-            throws IOException {
+            {
         int frameLength = segment.frameLength(offset);
         long frameEnd = offset + (long) RecordDescriptor.alignedLength(frameLength);
         String values = "stored crc 0x" + Integer.toHexString(segment.mapping.get(RecordDescriptor.INT_LE,

@@ -57,9 +57,9 @@ class WalReaderResidencyTest {
 
     /**
      * Open scans every segment and checks that the last one's unwritten tail is all zeros: a mostly
-     * empty 32 MiB segment's tail is checked in the file ({@link FileZeroCheck}: skipped where the file
-     * system knows it is unwritten, else read with pread), not through the mapping, so it never
-     * enters the resident set.
+     * empty 32 MiB segment's tail is skipped where the file system knows it is unwritten
+     * ({@link FileZeroCheck}) and released behind the scan where it is read, so it stays out of the
+     * resident set.
      */
     @Test
     void aScanOfAMostlyEmptySegmentKeepsItsZerosOutOfTheResidentSet() throws IOException {
