@@ -84,8 +84,7 @@ final class FileExtents {
         try {
             int error = (int) Allocation.POSIX_FALLOCATE.invokeExact(fd, from, to - from);
             if (error != 0) {
-                throw new IOException("cannot allocate " + (to - from) + " bytes for " + file + ": errno " + error
-                        + (error == 28 ? " (no space left on device)" : ""));
+                throw new IOException("cannot allocate " + (to - from) + " bytes for " + file + ": " + describe(error));
             }
             return true;
         } catch (IOException | RuntimeException | Error e) {
@@ -95,6 +94,16 @@ final class FileExtents {
         } finally {
             close(fd);
         }
+    }
+
+    /** The message strerror gives for the errors a full or limited disk returns; the number otherwise. */
+    private static String describe(int errno) {
+        return switch (errno) {
+            case 28 -> "No space left on device (errno 28)";
+            case 122 -> "Disk quota exceeded (errno 122)";
+            case 27 -> "File too large (errno 27)";
+            default -> "errno " + errno;
+        };
     }
 
     private static int open(Path file, int flags) {

@@ -77,6 +77,8 @@ final class MappedSegment implements AutoCloseable {
      * reader was compiled, and a branch on each would trap then). Long.MAX_VALUE: never again.
      */
     private long nextReadAheadAt;
+    /** mincore's result vector for {@link #readAhead}; owner thread, lazily from the mapping's arena. */
+    private MemorySegment residencyVector;
     /** The frame length and type of the last frame {@link #check} found a {@link FrameStatus#RECORD}; owner thread. */
     private int checkedFrameLength;
     private int checkedType;
@@ -281,7 +283,7 @@ final class MappedSegment implements AutoCloseable {
         // Cached already (the usual case right after the WAL was written): one mincore instead of a
         // WILLNEED call per 512 KiB, which costs microseconds even when every page is there.
         long pages = (to - from + PageAdvice.PAGE_BYTES - 1) / PageAdvice.PAGE_BYTES;
-        if (to > from && PageCacheResidency.cachedPages(mapping, from, to - from) != pages) {
+        if (to > from && PageCacheResidency.cachedPages(mapping, from, to - from, residencyVector(pages)) != pages) {
             for (long at = from; at < to; at += WILLNEED_CALL_BYTES) {
                 PageAdvice.advise(mapping, at, Math.min(to, at + WILLNEED_CALL_BYTES), PageAdvice.WILLNEED);
                 willNeedCalls++;
@@ -289,6 +291,15 @@ final class MappedSegment implements AutoCloseable {
         }
         readAheadTo = Math.max(readAheadTo, to);
         nextReadAheadAt = to >= end ? Long.MAX_VALUE : to + RELEASE_STEP_BYTES - READ_AHEAD_BYTES;
+    }
+
+    /** The result vector of {@link #readAhead}'s mincore calls, allocated once per mapping (its arena). */
+    private MemorySegment residencyVector(long pages) {
+        long bytes = PageCacheResidency.vectorBytes(pages);
+        if (residencyVector == null || residencyVector.byteSize() < bytes) {
+            residencyVector = arena.allocate(Math.max(bytes, PageCacheResidency.vectorBytes(READ_AHEAD_BYTES / PageAdvice.PAGE_BYTES + 1)), Long.BYTES);
+        }
+        return residencyVector;
     }
 
     /** {@code madvise(WILLNEED)} calls {@link #readAhead} made on this mapping. */
