@@ -50,6 +50,8 @@ final class MappedSegment implements AutoCloseable {
      * in pieces no device cuts short.
      */
     private static final int WILLNEED_CALL_BYTES = 512 << 10;
+    /** What {@link #check} returns for a frame whose CRC matched: a record, an end marker, a marker of the wrong length. */
+    private static final FrameStatus[] CHECKED_STATUS = {FrameStatus.RECORD, FrameStatus.END_OF_SEGMENT, FrameStatus.BAD_LENGTH};
     /** Compared against to find non-zero bytes; 64 KiB of zeros, never written. */
     private static final MemorySegment ZEROS = MemorySegment.ofArray(new byte[64 << 10]).asReadOnly();
 
@@ -79,7 +81,7 @@ final class MappedSegment implements AutoCloseable {
     private long nextReadAheadAt;
     /** mincore's result vector for {@link #readAhead}; owner thread, lazily from the mapping's arena. */
     private MemorySegment residencyVector;
-    /** The frame length and type of the last frame {@link #check} found a {@link FrameStatus#RECORD}; owner thread. */
+    /** The frame length and type of the last frame whose checksum {@link #check} found correct; owner thread. */
     private int checkedFrameLength;
     private int checkedType;
 
@@ -179,12 +181,15 @@ final class MappedSegment implements AutoCloseable {
         if (mapping.get(INT_LE, offset + CRC_OFFSET) != frameCrc(offset, frameLength)) {
             return FrameStatus.BAD_CRC;
         }
-        if (type != END_OF_SEGMENT_TYPE) {
-            checkedFrameLength = frameLength;
-            checkedType = type;
-            return FrameStatus.RECORD;
-        }
-        return frameLength == END_MARKER_LENGTH ? FrameStatus.END_OF_SEGMENT : FrameStatus.BAD_LENGTH;
+        checkedFrameLength = frameLength;
+        checkedType = type;
+        // Record, end marker or a marker of the wrong length, without a branch: a scan meets the first
+        // end marker after thousands of records, when C2 has compiled this with the marker's path as
+        // an uncommon trap; taking it deoptimized the scan and compiled it again (twice per restart).
+        int isMarker = ((type ^ END_OF_SEGMENT_TYPE) - 1) >>> 31; // type is 0..255: 1 iff the marker's
+        int lengthBits = frameLength ^ END_MARKER_LENGTH;
+        int lengthDiffers = (lengthBits | -lengthBits) >>> 31; // 1 iff not 16 (a ?: was compiled as a trapping branch)
+        return CHECKED_STATUS[isMarker * (1 + lengthDiffers)];
     }
 
     /**
