@@ -4,12 +4,8 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 
 /**
@@ -34,19 +30,16 @@ final class FileExtents {
     private static final int O_RDONLY = 0;
     private static final int O_RDWR = 2;
     private static final int O_CLOEXEC = 0x80000;
+    private static final int SEEK_END = 2;
     private static final int SEEK_DATA = 3;
     private static final int SEEK_HOLE = 4;
-    /** lseek: no data at or after the offset. */
-    private static final int ENXIO = 6;
 
     private static final Linker LINKER = Linker.nativeLinker();
-    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final MethodHandle OPEN = find("open", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
             ValueLayout.JAVA_INT), Linker.Option.firstVariadicArg(2));
     private static final MethodHandle CLOSE = find("close", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
     private static final MethodHandle LSEEK = find("lseek", FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
-            ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT), Linker.Option.captureCallState("errno"));
+            ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
 
     /**
      * Linked on first use, when a segment is created: a restart's open needs only lseek, and each
@@ -137,12 +130,9 @@ final class FileExtents {
      */
     static final class DataRanges implements AutoCloseable {
         private final int fd;
-        private final Arena arena = Arena.ofConfined();
-        private final MemorySegment callState;
 
         private DataRanges(int fd) {
             this.fd = fd;
-            this.callState = arena.allocate(CALL_STATE);
         }
 
         /** Opens {@code file}; where extents cannot be asked, every byte counts as data. */
@@ -159,10 +149,19 @@ final class FileExtents {
                 return Math.min(from, end);
             }
             long at = seek(from, SEEK_DATA);
-            if (at == -ENXIO) {
-                return end; // no data after from: all zeros to the end of the file
+            if (at < 0) {
+                // ENXIO (no data at or after from) or an error. Told apart without capturing errno (a
+                // costlier downcall to link): in a trailing hole SEEK_HOLE answers from itself, past the
+                // end of the file it fails too, and both mean zeros up to the end; anything else: data.
+                long hole = seek(from, SEEK_HOLE);
+                return hole == from || (hole < 0 && from >= fileSize()) ? end : from;
             }
-            return at < 0 ? from : Math.min(Math.max(at, from), end);
+            return Math.min(Math.max(at, from), end);
+        }
+
+        private long fileSize() {
+            long size = seek(0, SEEK_END);
+            return size < 0 ? Long.MAX_VALUE : size;
         }
 
         /** The first offset in [from, end) that is known to read as zeros, or {@code end}. */
@@ -174,11 +173,10 @@ final class FileExtents {
             return at < 0 ? end : Math.min(Math.max(at, from), end);
         }
 
-        /** lseek's result, or minus errno on failure. */
+        /** lseek's result, or -1 on failure. */
         private long seek(long offset, int whence) {
             try {
-                long at = (long) LSEEK.invokeExact(callState, fd, offset, whence);
-                return at >= 0 ? at : -(int) ERRNO.get(callState, 0L);
+                return (long) LSEEK.invokeExact(fd, offset, whence);
             } catch (Throwable e) {
                 return -1;
             }
@@ -189,7 +187,6 @@ final class FileExtents {
             if (fd >= 0) {
                 FileExtents.close(fd);
             }
-            arena.close();
         }
     }
 }
