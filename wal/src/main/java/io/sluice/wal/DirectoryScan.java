@@ -40,6 +40,8 @@ final class DirectoryScan {
     final long[] recordsByType = new long[RecordDescriptor.MAX_TYPE + 1];
     long firstRecordPosition = WalPosition.NONE;
     long lastRecordPosition = WalPosition.NONE;
+    /** Bytes the scans' zero checks read from the files ({@link FileZeroCheck}; tests). */
+    long zeroBytesRead;
 
     /** Segments with a lower index are not read (unless one is the last); 0 reads every segment. */
     private final int scanFromIndex;
@@ -111,9 +113,10 @@ final class DirectoryScan {
             }
             int declaredSize = SegmentDescriptor.declaredSize(segment.mapping);
             segment.useDeclaredSize(declaredSize);
-            SegmentScan result = SegmentScan.scan(segment, isLast, recordsByType);
+            SegmentScan result = SegmentScan.scan(segment, file, isLast, recordsByType);
             keepCount = i + 1;
             checkedEnds[i] = result.endOffset;
+            zeroBytesRead += result.zeroBytesRead;
             lastScan = result;
             lastDeclaredSize = declaredSize;
             summaries.add(new WalInspection.SegmentSummary(index, segment.fileSize, declaredSize, result.endOffset,

@@ -50,6 +50,8 @@ final class MappedSegment implements AutoCloseable {
      * in pieces no device cuts short.
      */
     private static final int WILLNEED_CALL_BYTES = 512 << 10;
+    /** What {@link #check} returns for a frame whose CRC matched: a record, an end marker, a marker of the wrong length. */
+    private static final FrameStatus[] CHECKED_STATUS = {FrameStatus.RECORD, FrameStatus.END_OF_SEGMENT, FrameStatus.BAD_LENGTH};
     /** Compared against to find non-zero bytes; 64 KiB of zeros, never written. */
     private static final MemorySegment ZEROS = MemorySegment.ofArray(new byte[64 << 10]).asReadOnly();
 
@@ -77,6 +79,11 @@ final class MappedSegment implements AutoCloseable {
      * reader was compiled, and a branch on each would trap then). Long.MAX_VALUE: never again.
      */
     private long nextReadAheadAt;
+    /** mincore's result vector for {@link #readAhead}; owner thread, lazily from the mapping's arena. */
+    private MemorySegment residencyVector;
+    /** The frame length and type of the last frame whose checksum {@link #check} found correct; owner thread. */
+    private int checkedFrameLength;
+    private int checkedType;
 
     private MappedSegment(int index, Arena arena, MemorySegment mapping, long fileSize, boolean readOnly, WalMetrics metrics) {
         this.index = index;
@@ -174,10 +181,15 @@ final class MappedSegment implements AutoCloseable {
         if (mapping.get(INT_LE, offset + CRC_OFFSET) != frameCrc(offset, frameLength)) {
             return FrameStatus.BAD_CRC;
         }
-        if (type != END_OF_SEGMENT_TYPE) {
-            return FrameStatus.RECORD;
-        }
-        return frameLength == END_MARKER_LENGTH ? FrameStatus.END_OF_SEGMENT : FrameStatus.BAD_LENGTH;
+        checkedFrameLength = frameLength;
+        checkedType = type;
+        // Record, end marker or a marker of the wrong length, without a branch: a scan meets the first
+        // end marker after thousands of records, when C2 has compiled this with the marker's path as
+        // an uncommon trap; taking it deoptimized the scan and compiled it again (twice per restart).
+        int isMarker = ((type ^ END_OF_SEGMENT_TYPE) - 1) >>> 31; // type is 0..255: 1 iff the marker's
+        int lengthBits = frameLength ^ END_MARKER_LENGTH;
+        int lengthDiffers = (lengthBits | -lengthBits) >>> 31; // 1 iff not 16 (a ?: was compiled as a trapping branch)
+        return CHECKED_STATUS[isMarker * (1 + lengthDiffers)];
     }
 
     /**
@@ -192,6 +204,16 @@ final class MappedSegment implements AutoCloseable {
         // Without a branch on the type: the first end marker comes long after this was compiled (a trap).
         int isMarker = ((type ^ END_OF_SEGMENT_TYPE) - 1) >>> 31; // type is 0..255: 1 iff type == the marker's
         return end + END_MARKER_LENGTH * (1 - isMarker) <= declaredSize;
+    }
+
+    /** The frame length of the record the last {@link #check} returned {@link FrameStatus#RECORD} for. */
+    int checkedFrameLength() {
+        return checkedFrameLength;
+    }
+
+    /** The type of the record the last {@link #check} returned {@link FrameStatus#RECORD} for. */
+    int checkedType() {
+        return checkedType;
     }
 
     int frameLength(int offset) {
@@ -266,7 +288,7 @@ final class MappedSegment implements AutoCloseable {
         // Cached already (the usual case right after the WAL was written): one mincore instead of a
         // WILLNEED call per 512 KiB, which costs microseconds even when every page is there.
         long pages = (to - from + PageAdvice.PAGE_BYTES - 1) / PageAdvice.PAGE_BYTES;
-        if (to > from && PageCacheResidency.cachedPages(mapping, from, to - from) != pages) {
+        if (to > from && PageCacheResidency.cachedPages(mapping, from, to - from, residencyVector(pages)) != pages) {
             for (long at = from; at < to; at += WILLNEED_CALL_BYTES) {
                 PageAdvice.advise(mapping, at, Math.min(to, at + WILLNEED_CALL_BYTES), PageAdvice.WILLNEED);
                 willNeedCalls++;
@@ -274,6 +296,15 @@ final class MappedSegment implements AutoCloseable {
         }
         readAheadTo = Math.max(readAheadTo, to);
         nextReadAheadAt = to >= end ? Long.MAX_VALUE : to + RELEASE_STEP_BYTES - READ_AHEAD_BYTES;
+    }
+
+    /** The result vector of {@link #readAhead}'s mincore calls, allocated once per mapping (its arena). */
+    private MemorySegment residencyVector(long pages) {
+        long bytes = PageCacheResidency.vectorBytes(pages);
+        if (residencyVector == null || residencyVector.byteSize() < bytes) {
+            residencyVector = arena.allocate(Math.max(bytes, PageCacheResidency.vectorBytes(READ_AHEAD_BYTES / PageAdvice.PAGE_BYTES + 1)), Long.BYTES);
+        }
+        return residencyVector;
     }
 
     /** {@code madvise(WILLNEED)} calls {@link #readAhead} made on this mapping. */

@@ -20,6 +20,8 @@ import java.util.Optional;
  * fails, nothing happens and {@link #advise} returns false. Stateless; any thread.
  */
 final class PageAdvice {
+    /** No read-ahead or read-around on faults in the range. */
+    static final int RANDOM = 1;
     static final int SEQUENTIAL = 2;
     /** Starts reading the range into the page cache now (asynchronously); maps nothing into the process. */
     static final int WILLNEED = 3;

@@ -42,26 +42,56 @@ public final class PageCacheResidency {
         if (MINCORE == null) {
             return -1;
         }
+        try (Arena arena = Arena.ofConfined()) {
+            return cachedPages(mapping, from, length, arena.allocate(vectorBytes(pagesIn(mapping, from, length)), Long.BYTES));
+        }
+    }
+
+    /**
+     * {@link #cachedPages(MemorySegment, long, long)} with the caller's result vector (at least
+     * {@link #vectorBytes} of the range's pages, 8-byte aligned), so a caller asking repeatedly (a
+     * WAL reader, every few MiB) allocates nothing; the vector's contents are overwritten.
+     */
+    static long cachedPages(MemorySegment mapping, long from, long length, MemorySegment vector) {
+        if (MINCORE == null) {
+            return -1;
+        }
         long start = Math.max(0, from) & -PAGE_BYTES;
-        long end = Math.min(mapping.byteSize(), (from + length + PAGE_BYTES - 1) & -PAGE_BYTES);
-        if (end <= start) {
+        long pages = pagesIn(mapping, from, length);
+        if (pages <= 0) {
             return 0;
         }
-        int pages = (int) ((end - start + PAGE_BYTES - 1) / PAGE_BYTES);
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment vector = arena.allocate(pages);
-            int result = (int) MINCORE.invokeExact(MemorySegment.ofAddress(mapping.address() + start), end - start, vector);
-            if (result != 0) {
-                return -1;
-            }
-            long cached = 0;
-            for (int i = 0; i < pages; i++) {
-                cached += vector.get(ValueLayout.JAVA_BYTE, i) & 1;
-            }
-            return cached;
+        try {
+            int result = (int) MINCORE.invokeExact(MemorySegment.ofAddress(mapping.address() + start), pages * PAGE_BYTES, vector);
+            return result != 0 ? -1 : countResident(vector, pages);
         } catch (Throwable e) {
             return -1;
         }
+    }
+
+    /** Bytes a result vector needs for {@code pages}: one per page, rounded up to whole longs. */
+    static long vectorBytes(long pages) {
+        return Math.max(Long.BYTES, (pages + Long.BYTES - 1) & -Long.BYTES);
+    }
+
+    /** Whole pages of [from, from + length) within the mapping, the ends rounded outward. */
+    private static long pagesIn(MemorySegment mapping, long from, long length) {
+        long start = Math.max(0, from) & -PAGE_BYTES;
+        long end = Math.min(mapping.byteSize(), (from + length + PAGE_BYTES - 1) & -PAGE_BYTES);
+        return end <= start ? 0 : (end - start + PAGE_BYTES - 1) / PAGE_BYTES;
+    }
+
+    /** Bit 0 of each of the first {@code pages} bytes, eight bytes at a time (8x fewer iterations, a smaller compile). */
+    private static long countResident(MemorySegment vector, long pages) {
+        long cached = 0;
+        long whole = pages & -Long.BYTES;
+        for (long i = 0; i < whole; i += Long.BYTES) {
+            cached += Long.bitCount(vector.get(ValueLayout.JAVA_LONG_UNALIGNED, i) & 0x0101010101010101L);
+        }
+        for (long i = whole; i < pages; i++) {
+            cached += vector.get(ValueLayout.JAVA_BYTE, i) & 1;
+        }
+        return cached;
     }
 
     private static MethodHandle lookup() {

@@ -64,7 +64,7 @@ final class SegmentFiles {
         Path temp = SegmentDescriptor.tempPath(directory, index);
         try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            preallocator.preallocate(channel, 0, sizeBytes);
+            preallocator.preallocate(temp, channel, 0, sizeBytes);
             if (channel.size() < sizeBytes) {
                 throw new IOException("preallocation of " + temp + " left " + channel.size() + " of " + sizeBytes + " bytes");
             }
@@ -96,7 +96,7 @@ final class SegmentFiles {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
             long size = channel.size();
             if (size < sizeBytes) {
-                preallocator.preallocate(channel, size, sizeBytes);
+                preallocator.preallocate(file, channel, size, sizeBytes);
                 channel.force(false);
             }
         }

@@ -3,6 +3,7 @@ package io.sluice.wal;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Path;
 
 /**
  * Gives a segment file real, zeroed blocks before it is mapped.
@@ -14,13 +15,27 @@ import java.nio.channels.FileChannel;
  * signal later. The zeros are not fsynced: records overwrite those pages within seconds, and
  * forcing them first would double the disk traffic of every segment.
  *
- * <p>A package-private seam so tests can simulate a full disk; the WAL uses {@link #ZERO_FILL}.
+ * <p>{@link #ALLOCATE}, what the WAL uses, gets the same blocks without writing them
+ * ({@code posix_fallocate}, {@link FileExtents}): the file system reserves them as unwritten extents,
+ * which read as zeros, cost no write at roll time, and which open's check of the last segment's
+ * tail skips instead of reading up to a whole segment of zeros ({@link FileZeroCheck}). Where that
+ * call cannot be made it writes zeros like {@link #ZERO_FILL}.
+ *
+ * <p>A package-private seam so tests can simulate a full disk.
  */
 interface SegmentPreallocator {
-    /** Writes zeros so that the file holds real blocks for bytes [fromBytes, toBytes). */
-    void preallocate(FileChannel channel, long fromBytes, long toBytes) throws IOException;
+    /** Gives {@code file} (open as {@code channel}) real, zero-reading blocks for bytes [fromBytes, toBytes). */
+    void preallocate(Path file, FileChannel channel, long fromBytes, long toBytes) throws IOException;
 
-    SegmentPreallocator ZERO_FILL = ZeroFill::write;
+    /** Writes zeros. */
+    SegmentPreallocator ZERO_FILL = (file, channel, fromBytes, toBytes) -> ZeroFill.write(channel, fromBytes, toBytes);
+
+    /** Allocates without writing where the file system can ({@code posix_fallocate}), else writes zeros. */
+    SegmentPreallocator ALLOCATE = (file, channel, fromBytes, toBytes) -> {
+        if (!FileExtents.allocate(file, fromBytes, toBytes)) {
+            ZeroFill.write(channel, fromBytes, toBytes);
+        }
+    };
 
     /** One shared 1 MiB of zeros; each call writes from its own duplicate (own position and limit). */
     final class ZeroFill {

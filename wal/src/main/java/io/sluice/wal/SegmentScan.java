@@ -2,6 +2,8 @@ package io.sluice.wal;
 
 import static io.sluice.wal.RecordDescriptor.HEADER_LENGTH;
 
+import java.nio.file.Path;
+
 /**
  * Walks the records of one mapped segment, checking each, and says where its valid log ends and
  * why. Used on open and by inspection (never on the append or read path, so it may allocate).
@@ -24,54 +26,65 @@ final class SegmentScan {
     CorruptionReason reason;
     String detail;
     long bytesCut;
+    /** Bytes the zero checks of the segment's end read from the file ({@link FileZeroCheck}; tests). */
+    long zeroBytesRead;
 
     private SegmentScan() {
     }
 
     /**
-     * Scans {@code segment}, whose header has been checked, adding its record counts to
-     * {@code recordsByType} (indexed by type).
+     * Scans {@code segment} (the mapping of {@code file}), whose header has been checked, adding its
+     * record counts to {@code recordsByType} (indexed by type).
      */
-    static SegmentScan scan(MappedSegment segment, boolean isLast, long[] recordsByType) {
+    static SegmentScan scan(MappedSegment segment, Path file, boolean isLast, long[] recordsByType) {
         SegmentScan scan = new SegmentScan();
         int offset = SegmentDescriptor.HEADER_LENGTH;
         while (true) {
             FrameStatus status = segment.check(offset);
             if (status != FrameStatus.RECORD) {
                 scan.endOffset = offset;
-                scan.classifyEnd(segment, offset, status, isLast);
+                FileZeroCheck zeros = new FileZeroCheck(file, segment);
+                scan.classifyEnd(segment, zeros, offset, status, isLast);
+                scan.zeroBytesRead = zeros.bytesRead();
                 return scan;
             }
-            int type = segment.type(offset);
-            recordsByType[type]++;
+            // check() read the frame's length and type: no second read of the header
+            recordsByType[segment.checkedType()]++;
             scan.records++;
             if (scan.firstRecordOffset < 0) {
                 scan.firstRecordOffset = offset;
             }
             scan.lastRecordOffset = offset;
-            offset += RecordDescriptor.alignedLength(segment.frameLength(offset));
+            offset += RecordDescriptor.alignedLength(segment.checkedFrameLength());
             segment.releaseBehind(offset); // a scan reads every page once: keep them out of the resident set
         }
     }
 
-    private void classifyEnd(MappedSegment segment, int offset, FrameStatus status, boolean isLast) {
+    private void classifyEnd(MappedSegment segment, FileZeroCheck zeros, int offset, FrameStatus status, boolean isLast)
+            {
         long available = segment.availableBytes();
         switch (status) {
             case END_OF_SEGMENT -> sealed = true;
-            case EMPTY -> classifyEmpty(segment, offset, isLast, available);
+            case EMPTY -> classifyEmpty(segment, zeros, offset, isLast, available);
             case BAD_LENGTH -> damage(segment, offset, CorruptionReason.BAD_LENGTH,
                     "frame length " + segment.frameLength(offset) + " in a " + segment.declaredSize() + "-byte segment");
             case PAST_END -> damage(segment, offset, CorruptionReason.TORN_RECORD,
                     "the " + available + "-byte file ends inside the record");
-            case BAD_CRC -> classifyBadCrc(segment, offset, isLast, available);
+            case BAD_CRC -> classifyBadCrc(segment, zeros, offset, isLast, available);
             case RECORD -> throw new IllegalStateException("a valid record does not end a scan");
         }
     }
 
-    private void classifyEmpty(MappedSegment segment, int offset, boolean isLast, long available) {
+    /**
+     * A frame length of 0: the end of the log if everything after it is zero. That tail is usually
+     * most of the last segment's preallocated size: only the parts the file system does not know to
+     * be zeros are read ({@link FileZeroCheck}).
+     */
+    private void classifyEmpty(MappedSegment segment, FileZeroCheck zeros, int offset, boolean isLast, long available)
+            {
         if (offset + HEADER_LENGTH <= available && !segment.isZero(offset, offset + HEADER_LENGTH)) {
             damage(segment, offset, CorruptionReason.BAD_LENGTH, "frame length 0 under a non-zero header");
-        } else if (!segment.isZero(offset, available)) {
+        } else if (!zeros.isZero(offset, available)) {
             damage(segment, offset, CorruptionReason.ZEROED_REGION,
                     "zeros at " + offset + " followed by data up to " + segment.endOfData(offset));
         } else if (segment.isTruncated()) {
@@ -83,13 +96,14 @@ final class SegmentScan {
         }
     }
 
-    private void classifyBadCrc(MappedSegment segment, int offset, boolean isLast, long available) {
+    private void classifyBadCrc(MappedSegment segment, FileZeroCheck zeros, int offset, boolean isLast, long available)
+            {
         int frameLength = segment.frameLength(offset);
         long frameEnd = offset + (long) RecordDescriptor.alignedLength(frameLength);
         String values = "stored crc 0x" + Integer.toHexString(segment.mapping.get(RecordDescriptor.INT_LE,
                 offset + RecordDescriptor.CRC_OFFSET)) + ", computed 0x"
                 + Integer.toHexString(segment.frameCrc(offset, frameLength)) + ", frame length " + frameLength;
-        if (isLast && segment.isZero(frameEnd, available)) {
+        if (isLast && zeros.isZero(frameEnd, available)) {
             damage(segment, offset, CorruptionReason.TORN_RECORD, values + ", only zeros after it");
         } else {
             damage(segment, offset, CorruptionReason.BAD_CRC, values);

@@ -72,7 +72,7 @@ public final class Wal implements AutoCloseable {
      * @throws IOException        on I/O failure, or if another writer holds the directory
      */
     public static Wal open(WalOptions options) throws IOException {
-        return open(options, SegmentPreallocator.ZERO_FILL);
+        return open(options, SegmentPreallocator.ALLOCATE);
     }
 
     static Wal open(WalOptions options, SegmentPreallocator preallocator) throws IOException {
@@ -90,7 +90,7 @@ public final class Wal implements AutoCloseable {
      */
     public static Wal open(WalOptions options, long scanFrom) throws IOException {
         int fromIndex = scanFrom == WalPosition.NONE ? 0 : WalPosition.segment(scanFrom);
-        return open(options, SegmentPreallocator.ZERO_FILL, new WalMetrics(), fromIndex);
+        return open(options, SegmentPreallocator.ALLOCATE, new WalMetrics(), fromIndex);
     }
 
     private static Wal open(WalOptions options, SegmentPreallocator preallocator, WalMetrics metrics, int scanFromIndex)

@@ -38,10 +38,10 @@ class WalDiskFullTest {
         }
 
         @Override
-        public void preallocate(FileChannel channel, long fromBytes, long toBytes) throws IOException {
+        public void preallocate(Path file, FileChannel channel, long fromBytes, long toBytes) throws IOException {
             long wanted = toBytes - fromBytes;
             long granted = Math.min(wanted, freeBytes);
-            ZERO_FILL.preallocate(channel, fromBytes, fromBytes + granted);
+            ZERO_FILL.preallocate(file, channel, fromBytes, fromBytes + granted);
             freeBytes -= granted;
             if (granted < wanted) {
                 throw new IOException("No space left on device");
