@@ -3,12 +3,13 @@
 -Xlog:deoptimization=debug output: tells a trap storm (one compiled trap taken on every call, so the
 code falls back to the interpreter each time) from the normal few dozen recompile traps.
 
-    ./sluice bench replay --replay-only ... --child-jvm-option=-Xlog:deoptimization=debug:file=/tmp/deopt.log
+    ./sluice bench replay --replay-only ... --child-jvm-option=-Xlog:deoptimization=debug:file=/tmp/deopt.log::filecount=0
     benchmarks/deopt_sites.py /tmp/deopt.log [--top 10] [--storm 1000]
 
 Prints the total, then the busiest sites; exits 3 when a site deoptimized --storm times or more (a
 storm: BENCHMARKS.md, "Session 5: outlier restarts"). The log costs little when there is no storm
-(~100 lines per restart); in a storm it grows by ~200 bytes per trap.
+(~100 lines per restart); in a storm it grows by ~200 bytes per trap, hence filecount=0 (the default
+keeps the last 5 x 20 MB files only).
 """
 import argparse
 import collections

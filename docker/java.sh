@@ -8,7 +8,9 @@
 # follows the container's memory limit at 40 % (series, chunks and the WAL mappings are off-heap and need
 # the rest); G1 always (below 2 CPUs or 1792 MB the JVM would pick the serial collector, whose
 # single-threaded full-heap pauses stall every shard and consumer); an OutOfMemoryError exits (the
-# orchestrator restarts; the WALs replay). More JVM flags: JAVA_TOOL_OPTIONS.
+# orchestrator restarts; the WALs replay); PerMethodRecompilationCutoff=4000 keeps C2 from compiling
+# traps that deoptimize on every hit without recompiling (2x-CPU restarts: BENCHMARKS.md, "Session 5:
+# outlier restarts"; an AOT cache is usable with or without it). More JVM flags: JAVA_TOOL_OPTIONS.
 #
 # AOT cache (JDK 25, JEP 483/514/515): /opt/sluice/sluice.aot holds the classes loaded and linked and
 # the method profiles of a training run; starting from it saves about a second of CPU at every start.
@@ -22,7 +24,7 @@ set -euo pipefail
 jar=/opt/sluice/sluice.jar
 cache=/opt/sluice/sluice.aot
 flags=(--enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
-       -XX:MaxRAMPercentage=40 -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError)
+       -XX:MaxRAMPercentage=40 -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError -XX:PerMethodRecompilationCutoff=4000)
 if [ -n "${AOT_CACHE_OUTPUT:-}" ]; then
   # -Xlog:aot=error: the training run warns of every class it cannot store (picocli's, ~40 lines).
   flags+=("-XX:AOTCacheOutput=$AOT_CACHE_OUTPUT" -Xlog:aot=error)
