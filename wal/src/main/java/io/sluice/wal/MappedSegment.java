@@ -321,11 +321,6 @@ final class MappedSegment implements AutoCloseable {
         return residencyVector;
     }
 
-    /** True if the mapping was advised {@link PageAdvice#HUGEPAGE} (tests). */
-    boolean hugePages() {
-        return releaseAlignBytes == PageAdvice.HUGE_PAGE_BYTES;
-    }
-
     /** {@code madvise(WILLNEED)} calls {@link #readAhead} made on this mapping. */
     long willNeedCalls() {
         return willNeedCalls;
