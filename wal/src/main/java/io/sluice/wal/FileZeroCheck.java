@@ -49,6 +49,9 @@ final class FileZeroCheck {
         boolean sparse = ranges[0] != from || ranges[1] != to;
         if (sparse) {
             PageAdvice.advise(segment.mapping, from, to, PageAdvice.RANDOM);
+            // A fault in a huge-page range reads its whole 2 MiB folio (RANDOM does not stop that):
+            // the zeros around each data range would turn into cached "data" for the next open.
+            PageAdvice.advise(segment.mapping, from, to, PageAdvice.NOHUGEPAGE);
         }
         for (int i = 0; i < ranges.length && ranges[i] < ranges[i + 1]; i += 2) {
             bytesRead += ranges[i + 1] - ranges[i];

@@ -26,6 +26,17 @@ final class PageAdvice {
     /** Starts reading the range into the page cache now (asynchronously); maps nothing into the process. */
     static final int WILLNEED = 3;
     static final int DONTNEED = 4;
+    /**
+     * Transparent huge pages for the range ({@code MADV_HUGEPAGE}). On a file mapping the faults' read
+     * then puts PMD-sized folios (2 MiB) into the page cache and maps them with one entry each, where
+     * THP is "madvise" or "always" and the file system has large folios (ext4, XFS on current kernels).
+     * Fails (EINVAL) without THP; pages cached already keep their folio size.
+     */
+    static final int HUGEPAGE = 14;
+    /** Undoes {@link #HUGEPAGE} for a range (the VMA is split there). */
+    static final int NOHUGEPAGE = 15;
+    /** A PMD-sized huge page on x86-64 and arm64 with 4 KiB pages. */
+    static final long HUGE_PAGE_BYTES = 2 << 20;
     /** The smallest page size of the platforms this runs on; ranges are aligned to it inward. */
     static final long PAGE_BYTES = 4096;
 

@@ -26,8 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
 class WalReaderReadAheadTest {
     private static final long SEED = 0x5EED_0043L;
     private static final int RECORD_BYTES = 64 << 10;
-    private static final int POSIX_FADV_DONTNEED = 4;
-    private static final int O_RDONLY = 0;
     /** MADV_WILLNEED only starts the reads: on a loaded machine the disk may take a while to finish them. */
     private static final long READ_AHEAD_DEADLINE_NANOS = 20_000_000_000L;
 
@@ -43,7 +41,7 @@ class WalReaderReadAheadTest {
             written = WalTesting.appendMany(wal, random, 900, RECORD_BYTES); // ~57 MiB in one segment
             wal.sync();
         }
-        evictFromPageCache(SegmentDescriptor.path(dir, 0));
+        WalTesting.evictFromPageCache(SegmentDescriptor.path(dir, 0));
         int count = 0;
         long checkedAt = -1;
         try (WalReader reader = WalReader.openFirst(dir)) {
@@ -77,7 +75,7 @@ class WalReaderReadAheadTest {
             wal.sync();
         }
         Path segment = SegmentDescriptor.path(dir, 0);
-        evictFromPageCache(segment);
+        WalTesting.evictFromPageCache(segment);
         long coldCalls = readAllCountingReadAhead();
         java.nio.file.Files.readAllBytes(segment); // everything in the page cache now
         long cachedCalls = readAllCountingReadAhead();
@@ -93,12 +91,12 @@ class WalReaderReadAheadTest {
         try (Wal wal = Wal.open(WalOptions.builder(dir).segmentSizeBytes(64 << 20).build())) {
             WalTesting.appendMany(wal, new SplittableRandom(SEED), 900, RECORD_BYTES); // all written after open
             wal.sync();
-            evictFromPageCache(segment);
+            WalTesting.evictFromPageCache(segment);
             afterOpen = readAllCountingReadAhead(wal.openReader());
         }
         long foundAtOpen;
         try (Wal wal = Wal.open(WalOptions.builder(dir).segmentSizeBytes(64 << 20).build())) {
-            evictFromPageCache(segment);
+            WalTesting.evictFromPageCache(segment);
             foundAtOpen = readAllCountingReadAhead(wal.openReader());
         }
         assertThat(afterOpen).as("read-ahead calls for frames written after open").isZero();
@@ -116,26 +114,6 @@ class WalReaderReadAheadTest {
                 calls = reader.readAheadCalls();
             }
             return calls;
-        }
-    }
-
-    /** Drops the file's (clean) pages from the page cache: {@code posix_fadvise(POSIX_FADV_DONTNEED)}. */
-    private static void evictFromPageCache(Path file) throws Throwable {
-        Linker linker = Linker.nativeLinker();
-        MethodHandle open = linker.downcallHandle(linker.defaultLookup().find("open").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-        MethodHandle fadvise = linker.downcallHandle(linker.defaultLookup().find("posix_fadvise").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
-                        ValueLayout.JAVA_INT));
-        MethodHandle close = linker.downcallHandle(linker.defaultLookup().find("close").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-        try (Arena arena = Arena.ofConfined()) {
-            int fd = (int) open.invokeExact(arena.allocateFrom(file.toString()), O_RDONLY);
-            assertThat(fd).as("open " + file).isNotNegative();
-            int result = (int) fadvise.invokeExact(fd, 0L, 0L, POSIX_FADV_DONTNEED);
-            int closed = (int) close.invokeExact(fd);
-            assertThat(result).isZero();
-            assertThat(closed).isZero();
         }
     }
 

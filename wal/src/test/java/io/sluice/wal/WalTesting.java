@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -19,6 +23,9 @@ import java.util.stream.Stream;
 
 /** Test helpers: deterministic payloads, reading a WAL back, and damaging files byte by byte. */
 final class WalTesting {
+    private static final int POSIX_FADV_DONTNEED = 4;
+    private static final int O_RDONLY = 0;
+
     private WalTesting() {
     }
 
@@ -155,6 +162,19 @@ final class WalTesting {
 
     /** The Rss of the mapping that contains {@code address}, from /proc/self/smaps. */
     static long residentBytes(long address) throws IOException {
+        return smapsKiB(address, "Rss:") * 1024;
+    }
+
+    /** A "Name: N kB" field of the mapping that contains {@code address}, from /proc/self/smaps. */
+    static long smapsKiB(long address, String field) throws IOException {
+        return Long.parseLong(smapsLine(address, field).replaceAll("[^0-9]", ""));
+    }
+
+    /**
+     * The line of /proc/self/smaps that starts with {@code field} ("Rss:", "VmFlags:") in the block of
+     * the mapping that contains {@code address}.
+     */
+    static String smapsLine(long address, String field) throws IOException {
         boolean inside = false;
         for (String line : Files.readAllLines(Path.of("/proc/self/smaps"))) {
             int dash = line.indexOf('-');
@@ -163,11 +183,31 @@ final class WalTesting {
                 long start = Long.parseUnsignedLong(line.substring(0, dash), 16);
                 long end = Long.parseUnsignedLong(line.substring(dash + 1, space), 16);
                 inside = address >= start && address < end;
-            } else if (inside && line.startsWith("Rss:")) {
-                return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+            } else if (inside && line.startsWith(field)) {
+                return line;
             }
         }
-        throw new IllegalStateException("no mapping at " + Long.toHexString(address));
+        throw new IllegalStateException("no " + field + " for a mapping at " + Long.toHexString(address));
+    }
+
+    /** Drops the file's (clean) pages from the page cache: {@code posix_fadvise(POSIX_FADV_DONTNEED)}. */
+    static void evictFromPageCache(Path file) throws Throwable {
+        Linker linker = Linker.nativeLinker();
+        MethodHandle open = linker.downcallHandle(linker.defaultLookup().find("open").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+        MethodHandle fadvise = linker.downcallHandle(linker.defaultLookup().find("posix_fadvise").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                        ValueLayout.JAVA_INT));
+        MethodHandle close = linker.downcallHandle(linker.defaultLookup().find("close").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+        try (Arena arena = Arena.ofConfined()) {
+            int fd = (int) open.invokeExact(arena.allocateFrom(file.toString()), O_RDONLY);
+            assertThat(fd).as("open " + file).isNotNegative();
+            int result = (int) fadvise.invokeExact(fd, 0L, 0L, POSIX_FADV_DONTNEED);
+            int closed = (int) close.invokeExact(fd);
+            assertThat(result).isZero();
+            assertThat(closed).isZero();
+        }
     }
 
     private static boolean isHexDigits(String s, int from, int to) {
