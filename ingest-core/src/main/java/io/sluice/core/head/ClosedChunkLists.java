@@ -83,7 +83,7 @@ final class ClosedChunkLists implements AutoCloseable {
             entries[e + CLOSED_ENTRY_FILE_REF / Long.BYTES] = triples[t];
         }
         int count = s.get(INT, b + CLOSED_COUNT_OFFSET);
-        long list = ensureCapacity(s, b, count + n);
+        long list = reserve(s, b, count + n);
         MemorySegment.copy(entries, 0, lists.segment(list), LONG, lists.offset(list) + (long) count * CLOSED_ENTRY_BYTES,
                 n * (CLOSED_ENTRY_BYTES / Long.BYTES));
         CLOSED_COUNT.setRelease(s, b + CLOSED_COUNT_OFFSET, count + n);
@@ -95,10 +95,43 @@ final class ClosedChunkLists implements AutoCloseable {
         restoreEntries = new long[0];
     }
 
-    /** Appends an entry to the series' closed list, growing it (no cap). Under the caller's sequence lock. */
+    /**
+     * Appends an entry to the series' closed list, growing it (no cap). Under the caller's sequence lock.
+     *
+     * <p>One method on purpose, with more bytecode than C2 inlines at a hot call site
+     * ({@code FreqInlineSize}; {@code AppendJitShapeTest} checks it): the cut path
+     * ({@code SeriesStore.chunkStep}) calls it, and C2 compiles it on its own. Its growth branch is
+     * decided per series (a series' 1st, 5th, 9th, 17th... chunk), so a compile made while the
+     * replay cuts every series' first chunk sees only "grow". Inlined into the large cut path, the
+     * trap for the other outcome may be compiled with action "none" (C2 does so once the inlined
+     * methods' summed decompile counts pass {@code PerMethodRecompilationCutoff / 2}: ~40 inlined
+     * memory-segment accesses, each with the JDK's own trap history, get there): every later cut
+     * then deoptimises to the interpreter and the code is never recompiled (seen: 770,000 traps, a
+     * 17 CPU-s restart instead of 5). Here, in a unit about half that size (the list's allocate, copy
+     * and free inlined), the trap has so far always been compiled to recompile this method once; the
+     * same rule could still pick "none" here, only less likely (a JVM-wide cure: BENCHMARKS.md,
+     * "Session 5: recompiles").
+     */
     void add(MemorySegment s, long b, long chunk, long minTime, long maxTime, long fileRef) {
+        if (chunk == ChunkHandle.NONE || maxTime < minTime) {
+            throw new IllegalArgumentException("not a closed chunk: block " + ChunkHandle.toString(chunk)
+                    + ", time range " + minTime + ".." + maxTime);
+        }
         int n = s.get(INT, b + CLOSED_COUNT_OFFSET);
-        long list = ensureCapacity(s, b, n + 1);
+        long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
+        int capacity = s.get(INT, b + CLOSED_CAPACITY_OFFSET); // 0 while the series has no list
+        if (n >= capacity) {
+            int grown = Math.max(INITIAL_CAPACITY, Integer.highestOneBit(Math.max(1, n)) << 1); // grownCapacity(n + 1)
+            long bigger = lists.allocate(grown);
+            if (list != ChunkHandle.NONE) {
+                MemorySegment.copy(lists.segment(list), lists.offset(list), lists.segment(bigger), lists.offset(bigger),
+                        (long) n * CLOSED_ENTRY_BYTES);
+                lists.free(list); // readers of the old list read garbage and retry: the sequence lock is odd
+            }
+            s.set(LONG, b + CLOSED_LIST_OFFSET, bigger);
+            s.set(INT, b + CLOSED_CAPACITY_OFFSET, grown);
+            list = bigger;
+        }
         MemorySegment page = lists.segment(list);
         long e = lists.offset(list) + (long) n * CLOSED_ENTRY_BYTES;
         page.set(LONG, e + CLOSED_ENTRY_HANDLE, chunk);
@@ -108,34 +141,28 @@ final class ClosedChunkLists implements AutoCloseable {
         CLOSED_COUNT.setRelease(s, b + CLOSED_COUNT_OFFSET, n + 1);
     }
 
-    /** The series' list with room for {@code entries}, moved to a bigger one if needed. Under the sequence lock. */
-    long ensureCapacity(MemorySegment s, long b, int entries) {
-        long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
-        int capacity = s.get(INT, b + CLOSED_CAPACITY_OFFSET);
-        // One branch, not two: "entries <= capacity" alone is first false at a series' fifth chunk, long
-        // after the JIT compiled this into the cut path, and a never-taken branch is compiled as a trap
-        // that deoptimises the whole compiled caller. Combined, both outcomes show from the first chunk.
-        if (list != ChunkHandle.NONE & entries <= capacity) {
-            return list;
-        }
-        return moveToBigger(s, b, list, entries);
+    /** Room for {@code entries}: a power of two, at least {@link #INITIAL_CAPACITY}. */
+    private static int grownCapacity(int entries) {
+        return Math.max(INITIAL_CAPACITY, Integer.highestOneBit(Math.max(1, entries - 1)) << 1);
     }
 
     /**
-     * {@link #ensureCapacity}'s rare half (a series' 1st, 5th, 9th, 17th... chunk), out of line: its
-     * "first list or a move" branch sees moves only from the fifth chunk on, so where C2 compiled it
-     * early it traps once; apart, and not inlined once lists grow rarely, that recompiles this method
-     * rather than the whole cut path (a replay that compiles the cut path early still inlines it).
-     * Under the sequence lock.
+     * {@link #addByReference}'s growth (restore; {@link #add} grows in line, see there): the series' list
+     * with room for {@code entries}, moved to a bigger one if needed. Under the sequence lock.
      */
-    private long moveToBigger(MemorySegment s, long b, long list, int entries) {
-        int grown = Math.max(INITIAL_CAPACITY, Integer.highestOneBit(Math.max(1, entries - 1)) << 1);
+    private long reserve(MemorySegment s, long b, int entries) {
+        long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
+        int capacity = s.get(INT, b + CLOSED_CAPACITY_OFFSET); // 0 while the series has no list
+        if (entries <= capacity) {
+            return list;
+        }
+        int grown = grownCapacity(entries);
         long bigger = lists.allocate(grown);
         if (list != ChunkHandle.NONE) {
             int n = s.get(INT, b + CLOSED_COUNT_OFFSET);
             MemorySegment.copy(lists.segment(list), lists.offset(list), lists.segment(bigger), lists.offset(bigger),
                     (long) n * CLOSED_ENTRY_BYTES);
-            lists.free(list); // readers of the old list read garbage and retry: the sequence lock is odd
+            lists.free(list);
         }
         s.set(LONG, b + CLOSED_LIST_OFFSET, bigger);
         s.set(INT, b + CLOSED_CAPACITY_OFFSET, grown);

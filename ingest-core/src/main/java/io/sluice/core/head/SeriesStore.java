@@ -359,16 +359,25 @@ final class SeriesStore implements AutoCloseable {
         long t = timestampsMs[i];
         long chunkEnd = chunkEndMs;
         long fresh;
+        long current = open;
+        // The first block is its own test, ahead of the dispatch on stop, and then takes the run-start
+        // arm (STEP_WRAP: a block without a series' block is always at a run's start) like any later
+        // run: so every outcome below shows from each series' first run, before C2 compiles this.
+        // (As one arm of the dispatch, a run's start on a block the series already had came only with
+        // each series' second run, after the compile: a trap, a recompile, and a storm of
+        // deoptimisations if C2 had compiled that trap with action "none"; see ClosedChunkLists.add.)
+        assert open != ChunkHandle.NONE || stop == STEP_WRAP : "series " + id + " lost its block inside a run";
         if (open == ChunkHandle.NONE) {
-            fresh = chunks.allocate(ChunkCutPolicy.INITIAL_OPEN_CAPACITY_BYTES);
+            current = chunks.allocate(ChunkCutPolicy.INITIAL_OPEN_CAPACITY_BYTES);
             int seq = SeriesSeqLock.begin(s, b);
-            s.set(LONG, b + OPEN_CHUNK_OFFSET, fresh);
+            s.set(LONG, b + OPEN_CHUNK_OFFSET, current);
             SeriesSeqLock.end(s, b, seq);
             chunkEnd = ChunkCutPolicy.chunkRangeEndMs(t, chunkRangeMs);
             if (maxTime == NO_SAMPLES) { // as in append: the series' first sample
                 MIN_TIME.setOpaque(s, b + MIN_TIME_OFFSET, t);
             }
-        } else if (stop == XorAppender.RUN_CUT) {
+        }
+        if (stop == XorAppender.RUN_CUT) {
             fresh = chunks.allocate(ChunkCutPolicy.nextChunkCapacityBytes(appender.byteLength(), appender.numSamples(), to - i));
             closeOpen(id, s, b, open, fresh);
             chunkEnd = ChunkCutPolicy.chunkRangeEndMs(t, chunkRangeMs);
@@ -380,13 +389,19 @@ final class SeriesStore implements AutoCloseable {
             s.set(LONG, b + OPEN_CHUNK_OFFSET, fresh);
             SeriesSeqLock.end(s, b, seq);
             chunks.free(open);
-        } else { // STEP_WRAP: a run's first sub-run
-            fresh = open;
+        } else { // STEP_WRAP: a run's first sub-run, on the series' block or the first one just made
+            fresh = current;
         }
         wrapOpen(s, state, fresh);
         stepOpen = fresh;
         int next = appender.appendRun(timestampsMs, valueBits, i, to, chunkEnd);
-        if (appender.runStop() >= XorAppender.RUN_CUT & next == i & fresh != open) {
+        // A fresh block (not the one the series had) that took no sample and asks for another: as
+        // arithmetic, so the one branch is the never-taken throw ("fresh != open" as a boolean was a
+        // branch whose "same block" outcome came only with each series' second run, after the compile).
+        long brokenBit = (1 - ChunkCutPolicy.lessThanBit(appender.runStop(), XorAppender.RUN_CUT))
+                & (1 - ChunkCutPolicy.lessThanBit(i, next))
+                & (ChunkCutPolicy.lessThanBit(fresh, open) | ChunkCutPolicy.lessThanBit(open, fresh));
+        if (brokenBit != 0) {
             // A fresh block that cannot take the sample it was made for: a broken size rule, not a
             // state to retry (the loop would allocate forever).
             throw new IllegalStateException("series " + id + ": a new block of " + ChunkHandle.capacityBytes(fresh)

@@ -27,10 +27,20 @@ class AppendJitShapeTest {
 
     @Test
     void theChunkStepIsTooBigForC2ToInlineIntoTheRunLoop() throws IOException {
-        int freqInlineSize = Integer.parseInt(ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
-                .getVMOption("FreqInlineSize").getValue());
         assertThat(codeLength(method("chunkStep"))).as("chunkStep bytecode bytes vs FreqInlineSize")
-                .isGreaterThan(freqInlineSize);
+                .isGreaterThan(freqInlineSize());
+    }
+
+    /**
+     * The closed list's append, whose growth branch is decided per series (so a compile made while a
+     * replay cuts every series' first chunk sees one outcome only), is compiled on its own too: inlined
+     * into {@code chunkStep}'s large graph, C2 may compile the other outcome's trap with action "none"
+     * and every later cut then runs through the interpreter (see {@link ClosedChunkLists#add}).
+     */
+    @Test
+    void theClosedListAppendIsTooBigForC2ToInlineIntoTheCutPath() throws IOException {
+        assertThat(codeLength(method(ClosedChunkLists.class, "add"))).as("ClosedChunkLists.add bytecode bytes vs FreqInlineSize")
+                .isGreaterThan(freqInlineSize());
     }
 
     @Test
@@ -47,8 +57,17 @@ class AppendJitShapeTest {
                         "ClosedChunkLists.add", "SeriesStore$ChunkSink.persist");
     }
 
+    private static int freqInlineSize() {
+        return Integer.parseInt(ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+                .getVMOption("FreqInlineSize").getValue());
+    }
+
     private static MethodModel method(String name) throws IOException {
-        try (InputStream in = SeriesStore.class.getResourceAsStream("SeriesStore.class")) {
+        return method(SeriesStore.class, name);
+    }
+
+    private static MethodModel method(Class<?> owner, String name) throws IOException {
+        try (InputStream in = owner.getResourceAsStream(owner.getSimpleName() + ".class")) {
             ClassModel model = ClassFile.of().parse(in.readAllBytes());
             return model.methods().stream().filter(m -> m.methodName().equalsString(name)).findFirst().orElseThrow();
         }
