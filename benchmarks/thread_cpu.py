@@ -16,29 +16,9 @@ import os
 import sys
 import time
 
-TICK = os.sysconf("SC_CLK_TCK")
+from jvmproc import TICK, sample_threads, stat, wait_for_java
+
 DAEMONS = ("kdamond", "khugepaged", "kswapd")
-
-
-def find(pattern, self_pid):
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit() or int(pid) == self_pid:
-            continue
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if pattern in cmd and "java" in cmd and "thread_cpu.py" not in cmd and "/usr/bin/time" not in cmd.split(" ")[0]:
-            return pid
-    return None
-
-
-def stat(path):
-    """(utime, stime, minflt, majflt) in seconds / counts from a /proc stat file."""
-    with open(path) as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return int(fields[11]) / TICK, int(fields[12]) / TICK, int(fields[7]), int(fields[9])
 
 
 def group(name):
@@ -81,29 +61,9 @@ def steal():
 def main():
     pattern = sys.argv[-1]
     as_json = "--json" in sys.argv[1:-1]
-    deadline = time.time() + 600
-    pid = None
-    while pid is None and time.time() < deadline:
-        pid = find(pattern, os.getpid())
-        time.sleep(0.01)
-    if pid is None:
-        sys.exit(f"thread_cpu: no java process with '{pattern}' within 600 s")
+    pid = wait_for_java(pattern, "thread_cpu")
     daemons0, steal0, start = daemon_cpu(), steal(), time.time()
-    threads, proc = {}, (0.0, 0.0, 0, 0)
-    while True:
-        try:
-            proc = stat(f"/proc/{pid}/stat")
-            for tid in os.listdir(f"/proc/{pid}/task"):
-                try:
-                    with open(f"/proc/{pid}/task/{tid}/comm") as f:
-                        name = f.read().strip()
-                    u, s, _, _ = stat(f"/proc/{pid}/task/{tid}/stat")
-                    threads[tid] = (name, u, s)
-                except OSError:
-                    pass
-        except OSError:
-            break
-        time.sleep(0.02)
+    proc, threads = sample_threads(pid, 0.02)
     daemons1 = daemon_cpu()
     out = {"wall_s": round(time.time() - start, 2), "user_s": proc[0], "sys_s": proc[1],
            "minflt": proc[2], "majflt": proc[3], "steal_s": round(steal() - steal0, 2)}
