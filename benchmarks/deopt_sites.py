@@ -7,7 +7,7 @@ code falls back to the interpreter each time) from the normal few dozen recompil
     benchmarks/deopt_sites.py /tmp/deopt.log [--top 10] [--storm 1000]
 
 Prints the total, then the busiest sites; exits 3 when a site deoptimized --storm times or more (a
-storm: BENCHMARKS.md, "Session 5: outlier restarts"). The log costs little when there is no storm
+storm: docs/design/jit.md). The log costs little when there is no storm
 (~100 lines per restart); in a storm it grows by ~200 bytes per trap, hence filecount=0 (the default
 keeps the last 5 x 20 MB files only).
 """

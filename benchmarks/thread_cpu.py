@@ -2,7 +2,7 @@
 """Where a JVM's CPU went, by thread group, sampled from /proc until the process exits: shard threads,
 C1, C2, GC, main, other JVM threads; plus the process's page faults, the CPU kdamond/khugepaged/kswapd
 took meanwhile and the machine's steal time. Written to tell a 2x-CPU outlier restart from a normal one
-(BENCHMARKS.md, "Session 5: outlier restarts"): an outlier's extra CPU shows in one group.
+(docs/design/jit.md): an outlier's extra CPU shows in one group.
 
     benchmarks/thread_cpu.py [--json] PATTERN    waits for a java process whose command line contains PATTERN
     e.g. benchmarks/thread_cpu.py -- '--in-process' & ./sluice bench replay --replay-only ...

@@ -65,7 +65,7 @@ find_python() {
   return 1
 }
 
-# podman here needs runc and explicit ulimits (shared/TOOLCHAIN.md).
+# podman on this kind of machine needs runc and explicit nofile/nproc ulimits (it fails without them).
 configure_podman() {
   mkdir -p "$cache"
   cat > "$cache/containers.conf" <<'EOF'

@@ -4,13 +4,13 @@
 # the image build (docker/aot-train.sh) starts the JVM through this same script, so training and service
 # run with the same flags: a cache is refused by a JVM whose flags differ in what the cache depends on.
 #
-# The flags: those of shared/TOOLCHAIN.md (silence the native-access and Unsafe warnings); the heap
-# follows the container's memory limit at 40 % (series, chunks and the WAL mappings are off-heap and need
+# The flags: the project's (root pom sluice.jvm.flags, ./sluice: silence the native-access and Unsafe
+# warnings); the heap follows the container's memory limit at 40 % (series, chunks and the WAL mappings are off-heap and need
 # the rest); G1 always (below 2 CPUs or 1792 MB the JVM would pick the serial collector, whose
 # single-threaded full-heap pauses stall every shard and consumer); an OutOfMemoryError exits (the
 # orchestrator restarts; the WALs replay); PerMethodRecompilationCutoff=4000 keeps C2 from compiling
-# traps that deoptimize on every hit without recompiling (2x-CPU restarts: BENCHMARKS.md, "Session 5:
-# outlier restarts"; an AOT cache is usable with or without it). More JVM flags: JAVA_TOOL_OPTIONS.
+# traps that deoptimize on every hit without recompiling (2x-CPU restarts: docs/design/jit.md;
+# an AOT cache is usable with or without it). More JVM flags: JAVA_TOOL_OPTIONS.
 #
 # AOT cache (JDK 25, JEP 483/514/515): /opt/sluice/sluice.aot holds the classes loaded and linked and
 # the method profiles of a training run; starting from it saves about a second of CPU at every start.

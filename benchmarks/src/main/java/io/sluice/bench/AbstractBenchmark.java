@@ -12,7 +12,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * Shared JMH defaults for every Sluice benchmark (JMH annotations are inherited).
  *
  * <p>One fork, because the machines are 2-core and shared: more forks buy little precision and
- * cost minutes. The JVM flags are the ones the server runs with (TOOLCHAIN.md). Subclasses override
+ * cost minutes. The JVM flags are the ones the server runs with. Subclasses override
  * an annotation only where the measured operation needs it (e.g. seconds-long I/O iterations).
  */
 @Fork(value = 1, jvmArgsAppend = {

@@ -119,7 +119,7 @@ final class MappedSegment implements AutoCloseable {
             // Huge pages: what the faults of this mapping read into the page cache arrives in 2 MiB folios,
             // which every later mapping of the segment (the replay after the scan, the next restart) maps
             // with one entry per 2 MiB instead of one per 4 KiB; measured 0.5 against 3.5-20 ms of kernel
-            // time per 128 MiB pass (BENCHMARKS.md "Session 5: WAL mappings"). Read-only mappings only: a
+            // time per 128 MiB pass (docs/design/restart-io.md). Read-only mappings only: a
             // writer's dirty 2 MiB folios would be written back whole at each group commit.
             if (PageAdvice.advise(segment.mapping, 0, segment.mapping.byteSize(), PageAdvice.HUGEPAGE)) {
                 segment.releaseAlignBytes = PageAdvice.HUGE_PAGE_BYTES;

@@ -109,8 +109,8 @@ final class ClosedChunkLists implements AutoCloseable {
      * then deoptimises to the interpreter and the code is never recompiled (seen: 770,000 traps, a
      * 17 CPU-s restart instead of 5). Here, in a unit about half that size (the list's allocate, copy
      * and free inlined), the trap has so far always been compiled to recompile this method once; the
-     * same rule could still pick "none" here, only less likely (a JVM-wide cure: BENCHMARKS.md,
-     * "Session 5: recompiles").
+     * same rule could still pick "none" here, only less likely (a JVM-wide cure: the launchers'
+     * -XX:PerMethodRecompilationCutoff=4000, docs/design/jit.md).
      */
     void add(MemorySegment s, long b, long chunk, long minTime, long maxTime, long fileRef) {
         if (chunk == ChunkHandle.NONE || maxTime < minTime) {

@@ -10,7 +10,7 @@ import java.util.Objects;
 /**
  * MurmurHash3 x64_128 (Austin Appleby's reference {@code MurmurHash3_x64_128}, SMHasher), seed 0,
  * returning the low 64 bits: {@code h1} of the reference output, which is also the first eight
- * output bytes read little-endian. This is the series hash of DESIGN.md: it picks the shard and keys
+ * output bytes read little-endian. This is the series hash (docs/design/README.md, "Data model"): it picks the shard and keys
  * the series map, so its value is part of the on-disk and wire contracts and must never change.
  *
  * <p>Zero allocation: blocks are read as little-endian longs through a byte-array view

@@ -11,8 +11,7 @@ import java.util.Map;
 import java.util.function.IntSupplier;
 
 /**
- * The consumer side's meters, registered once per {@link KafkaIngest} (names per DESIGN.md
- * "Observability"; Micrometer's Prometheus naming turns {@code sluice.records.consumed} into
+ * The consumer side's meters, registered once per {@link KafkaIngest} (prefix {@code sluice_}; Micrometer's Prometheus naming turns {@code sluice.records.consumed} into
  * {@code sluice_records_consumed_total} and timers into {@code ..._seconds}).
  *
  * <p>Every meter is thread-safe. Consumer threads add per poll, not per sample: the counters are

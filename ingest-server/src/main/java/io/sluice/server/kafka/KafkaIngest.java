@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The Kafka consumers of one Sluice instance: {@link IngestConfig#consumerThreads()} threads, each
  * its own {@code KafkaConsumer} in the group, feeding the {@link Head}'s shards exactly once (see
- * {@link ConsumerWorker} and DESIGN.md "The exactly-once contract with Kafka").
+ * {@link ConsumerWorker} and docs/design/exactly-once.md).
  *
  * <p>Lifecycle: construct (creates the consumers: a bad client property fails here), {@link #start()}
  * once the head is started (its WALs replayed: the seek positions come from them), {@link #close()}

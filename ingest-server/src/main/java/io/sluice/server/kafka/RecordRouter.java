@@ -34,7 +34,7 @@ import java.util.Arrays;
  *       ends with {@link ShardBatch#recordContinues} and is submitted; the next batch repeats the
  *       RECORD entry. The shard keeps the stream's watermark below the record until the part without
  *       CONTINUES is applied, so the record's offset counts as applied only when all its parts are
- *       (DESIGN.md, the exactly-once contract). If a shard has no free batch mid-split the record is
+ *       (docs/design/exactly-once.md). If a shard has no free batch mid-split the record is
  *       {@link #BLOCKED} as usual and decoded again later, skipping the samples already handed over
  *       ({@link RecordSplit});</li>
  *   <li>only a single series whose labels and one sample do not fit an empty batch is rejected as

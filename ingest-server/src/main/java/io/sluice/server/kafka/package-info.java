@@ -22,7 +22,7 @@
  * meters and the dead-letter producer (both thread-safe). Rebalance callbacks run on the consumer
  * thread inside {@code poll}. Between polls a consumer thread holds no shard batch.
  *
- * <h2>Exactly once (DESIGN.md "The exactly-once contract with Kafka")</h2>
+ * <h2>Exactly once (docs/design/exactly-once.md)</h2>
  * <ol>
  *   <li>Before a record's first series in a shard batch the router writes {@code RECORD(stream, offset)};
  *       a shard skips records at or below the offset it has applied for that stream, so records

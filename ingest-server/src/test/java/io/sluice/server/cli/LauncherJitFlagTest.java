@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * {@code -XX:PerMethodRecompilationCutoff}, and this JDK takes it: a JVM started with it reports the
  * value in effect. Without the flag about one 100 M restart in ten to twenty took twice the CPU (C2
  * compiled a trap into the chunk-cut code that deoptimized on every call, never recompiling:
- * BENCHMARKS.md, "Session 5: outlier restarts"); a JDK that dropped or renamed the flag would refuse
+ * docs/design/jit.md); a JDK that dropped or renamed the flag would refuse
  * to start the server, which this catches before a release.
  */
 class LauncherJitFlagTest {

@@ -161,7 +161,7 @@ public final class SamplesRecord {
          * twice in a row need no test at all. Ids beyond the arrays (new series) leave the loop, which
          * happens from the first record on. Branches left that valid data may take late (a mantissa
          * over 7 bytes, a varint over 7 bytes) are rare, and a trap costs one recompile
-         * (BENCHMARKS.md "Session 5: decode side").
+         * (docs/design/jit.md).
          */
         private int decodeRun(ReplayRuns runs, int maxSeriesId) {
             byte[] buf = cursor.array();
