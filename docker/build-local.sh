@@ -65,7 +65,8 @@ find_python() {
   return 1
 }
 
-# podman here needs runc and explicit ulimits (shared/TOOLCHAIN.md).
+# podman on this machine needs runc as its runtime and explicit ulimits, given in a containers.conf
+# exported as CONTAINERS_CONF.
 configure_podman() {
   mkdir -p "$cache"
   cat > "$cache/containers.conf" <<'EOF'
