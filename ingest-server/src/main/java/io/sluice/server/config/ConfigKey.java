@@ -21,7 +21,8 @@ import java.util.stream.Collectors;
  */
 public enum ConfigKey {
     DATA_DIR("data.dir", "data", "Directory of the head: shard `i` keeps its write-ahead log in `shard-i/wal`, its "
-            + "chunk files in `shard-i/chunks` and its checkpoints in `shard-i`; `head.id` names the instance."),
+            + "chunk files in `shard-i/chunks` and its checkpoints in `shard-i`; `head.id` holds the head's id (in offset "
+            + "commit metadata and the default static member id)."),
     HTTP_HOST("http.host", "0.0.0.0", "Address the HTTP server (query API, metrics, health) binds to."),
     HTTP_PORT("http.port", "9095", "Port of the HTTP server; 0 picks a free one (logged at start)."),
     HTTP_THREADS("http.threads", "", "max(2, number of cores)",
