@@ -65,8 +65,7 @@ find_python() {
   return 1
 }
 
-# podman on this machine needs runc as its runtime and explicit ulimits, given in a containers.conf
-# exported as CONTAINERS_CONF.
+# podman here needs runc and explicit ulimits (shared/TOOLCHAIN.md).
 configure_podman() {
   mkdir -p "$cache"
   cat > "$cache/containers.conf" <<'EOF'

@@ -4,8 +4,7 @@
 # the image build (docker/aot-train.sh) starts the JVM through this same script, so training and service
 # run with the same flags: a cache is refused by a JVM whose flags differ in what the cache depends on.
 #
-# The flags: --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow (silence the
-# native-access and Unsafe warnings of Kafka's compression codecs, Netty and the WAL); the heap
+# The flags: those of shared/TOOLCHAIN.md (silence the native-access and Unsafe warnings); the heap
 # follows the container's memory limit at 40 % (series, chunks and the WAL mappings are off-heap and need
 # the rest); G1 always (below 2 CPUs or 1792 MB the JVM would pick the serial collector, whose
 # single-threaded full-heap pauses stall every shard and consumer); an OutOfMemoryError exits (the

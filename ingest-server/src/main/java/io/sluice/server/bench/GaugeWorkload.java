@@ -8,7 +8,7 @@ import java.util.SplittableRandom;
 
 /**
  * The series and samples of the replay benchmark, shaped like the Prometheus anchor harness
- * (benchmarks/anchors/prometheus/main.go) so the two WALs hold comparable data: series {@code i} is a
+ * (../shared/anchors/prometheus/main.go) so the two WALs hold comparable data: series {@code i} is a
  * node_exporter filesystem gauge with 10 labels (host {@code i / 10}, device {@code i % 10}); scrape
  * {@code r} of every series is at {@code START_MS + r * 15 s}; values are
  * {@code round2(base + 5 sin(2 pi dt / 6 h + phase) + N(0, 0.05))} with {@code base = 20 + i % 70}.
