@@ -6,12 +6,20 @@
 # under $WORK (default /tmp) and are deleted after each N.
 #   benchmarks/replay-vs-prometheus.sh [N ...]        default: 10000000 100000000
 # Needs: ingest-server/target/sluice.jar (./mvnw -pl ingest-server -am package -DskipTests), GNU time,
-# and the harness built: cd ../shared/anchors/prometheus && go build -o promharness . (or PROMHARNESS=path).
+# and Go for the Prometheus harness (benchmarks/anchors/prometheus), which the script builds when its
+# binary is missing or older than its sources (or PROMHARNESS=path to use another binary).
 set -u
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 java="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
 jar="$root/ingest-server/target/sluice.jar"
-prom="${PROMHARNESS:-$root/../shared/anchors/prometheus/promharness}"
+anchor="$root/benchmarks/anchors/prometheus"
+prom="${PROMHARNESS:-$anchor/promharness}"
+stale() { [ ! -x "$prom" ] || [ -n "$(find "$anchor" -maxdepth 1 -name '*.go' -newer "$prom")" ] \
+  || [ "$anchor/go.mod" -nt "$prom" ] || [ "$anchor/go.sum" -nt "$prom" ]; }
+if [ -z "${PROMHARNESS:-}" ] && stale; then
+  echo "building $prom (Prometheus module from the Go module proxy; a minute or two the first time)"
+  (cd "$anchor" && go build -o promharness .) || { echo "could not build $prom" >&2; exit 1; }
+fi
 work="${WORK:-/tmp}"
 sluice() { "$java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -jar "$jar" "$@"; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }

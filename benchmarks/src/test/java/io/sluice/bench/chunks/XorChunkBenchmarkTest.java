@@ -2,8 +2,6 @@ package io.sluice.bench.chunks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.chunk.XorIterator;
-import java.lang.foreign.MemorySegment;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 

@@ -35,7 +35,8 @@ public record HeadOptions(Path dataDirectory, int shards, long walSegmentBytes, 
 
     public static HeadOptions defaults(Path dataDirectory) {
         return new HeadOptions(dataDirectory, Runtime.getRuntime().availableProcessors(), ShardOptions.DEFAULT_WAL_SEGMENT_BYTES,
-                100, 8, 256 * 1024, 2_000_000, ChunkCutPolicy.DEFAULT_CHUNK_RANGE_MS);
+                ShardOptions.DEFAULT_WAL_SYNC_INTERVAL_MS, ShardOptions.DEFAULT_QUEUE_BATCHES, ShardOptions.DEFAULT_BATCH_BYTES,
+                ShardOptions.DEFAULT_MAX_SERIES, ChunkCutPolicy.DEFAULT_CHUNK_RANGE_MS);
     }
 
     public HeadOptions withShards(int n) {

@@ -27,7 +27,12 @@ import java.nio.file.Path;
 public record ShardOptions(Path walDirectory, long walSegmentBytes, long walSyncIntervalMs, int queueBatches,
                            int batchBytes, int maxSeries, long chunkRangeMs, int maxBatchesPerWork,
                            long checkpointIntervalMs, long seriesIdleTimeoutMs, long chunkFileBytes, long retentionMs) {
+    // The defaults, in one place: the server's configuration table shows these (ConfigKey derives its text from them).
     public static final long DEFAULT_WAL_SEGMENT_BYTES = 128L << 20;
+    public static final long DEFAULT_WAL_SYNC_INTERVAL_MS = 100;
+    public static final int DEFAULT_QUEUE_BATCHES = 8;
+    public static final int DEFAULT_BATCH_BYTES = 256 * 1024;
+    public static final int DEFAULT_MAX_SERIES = 2_000_000;
     public static final long DEFAULT_CHECKPOINT_INTERVAL_MS = 5 * 60_000L;
     public static final long DEFAULT_SERIES_IDLE_TIMEOUT_MS = 24 * 3_600_000L;
     /** Prometheus' default retention. */
@@ -51,8 +56,8 @@ public record ShardOptions(Path walDirectory, long walSegmentBytes, long walSync
 
     /** Production defaults for a shard whose WAL lives in {@code walDirectory}. */
     public static ShardOptions defaults(Path walDirectory) {
-        return new ShardOptions(walDirectory, DEFAULT_WAL_SEGMENT_BYTES, 100, 8, 256 * 1024, 2_000_000,
-                ChunkCutPolicy.DEFAULT_CHUNK_RANGE_MS, 4);
+        return new ShardOptions(walDirectory, DEFAULT_WAL_SEGMENT_BYTES, DEFAULT_WAL_SYNC_INTERVAL_MS, DEFAULT_QUEUE_BATCHES,
+                DEFAULT_BATCH_BYTES, DEFAULT_MAX_SERIES, ChunkCutPolicy.DEFAULT_CHUNK_RANGE_MS, 4);
     }
 
     /** The shard's directory: the WAL's parent. */

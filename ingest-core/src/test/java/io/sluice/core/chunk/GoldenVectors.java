@@ -1,9 +1,11 @@
 package io.sluice.core.chunk;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -11,12 +13,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The XOR chunks Prometheus' own encoder produced (shared/testdata/chunkenc/xor-golden.jsonl, read in
- * place, never copied). The repository sits beside shared/ (/work/main, /work/wt/X, or a CI clone),
- * so the file is found by walking up from the module directory; not finding it fails the test.
+ * The XOR chunks Prometheus' own encoder produced, read from the test resource
+ * {@value #RESOURCE} (its provenance and format: README.md beside it). A missing or empty file fails
+ * the test.
  */
 record GoldenVectors(String name, long[] timestampsMs, long[] valueBits, byte[] chunk) {
-    private static final Path RELATIVE = Path.of("shared", "testdata", "chunkenc", "xor-golden.jsonl");
+    static final String RESOURCE = "golden/chunkenc/xor-golden.jsonl";
     private static final Pattern LINE = Pattern.compile(
             "\\{\"name\":\"([^\"]+)\",\"samples\":\\[(.*)],\"chunk\":\"([0-9a-f]*)\"}");
     private static final Pattern SAMPLE = Pattern.compile("\\[\"(-?\\d+)\",\"([0-9a-f]{16})\"]");
@@ -31,29 +33,32 @@ record GoldenVectors(String name, long[] timestampsMs, long[] valueBits, byte[] 
     }
 
     static List<GoldenVectors> load() {
-        Path file = locate();
         List<GoldenVectors> vectors = new ArrayList<>();
-        try {
+        try (InputStream in = GoldenVectors.class.getClassLoader().getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("golden vectors not found: no test resource " + RESOURCE);
+            }
+            BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
             int lineNumber = 0;
-            for (String line : Files.readAllLines(file)) {
+            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                 lineNumber++;
                 if (!line.isBlank()) {
-                    vectors.add(parse(line, file, lineNumber));
+                    vectors.add(parse(line, lineNumber));
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         if (vectors.isEmpty()) {
-            throw new IllegalStateException("no golden vectors in " + file);
+            throw new IllegalStateException("no golden vectors in " + RESOURCE);
         }
         return vectors;
     }
 
-    private static GoldenVectors parse(String line, Path file, int lineNumber) {
+    private static GoldenVectors parse(String line, int lineNumber) {
         Matcher m = LINE.matcher(line);
         if (!m.matches()) {
-            throw new IllegalStateException(file + ":" + lineNumber + ": not a golden vector line");
+            throw new IllegalStateException(RESOURCE + ":" + lineNumber + ": not a golden vector line");
         }
         List<long[]> samples = new ArrayList<>();
         Matcher s = SAMPLE.matcher(m.group(2));
@@ -67,17 +72,5 @@ record GoldenVectors(String name, long[] timestampsMs, long[] valueBits, byte[] 
             values[i] = samples.get(i)[1];
         }
         return new GoldenVectors(m.group(1), timestamps, values, HexFormat.of().parseHex(m.group(3)));
-    }
-
-    private static Path locate() {
-        Path start = Path.of("").toAbsolutePath();
-        for (Path dir = start; dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolve(RELATIVE);
-            if (Files.isRegularFile(candidate)) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("golden vectors not found: no " + RELATIVE + " in " + start
-                + " or any parent; clone the repository beside shared/ (as CI does)");
     }
 }

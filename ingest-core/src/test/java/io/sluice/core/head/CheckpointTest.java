@@ -6,7 +6,6 @@ import io.sluice.core.head.ShardStats.Counter;
 import io.sluice.core.head.persist.CheckpointDescriptor;
 import io.sluice.core.head.persist.CheckpointReader;
 import io.sluice.core.head.persist.ChunkFileDescriptor;
-import io.sluice.core.memory.MemoryTag;
 import io.sluice.wal.WalPosition;
 import java.io.IOException;
 import java.io.RandomAccessFile;

@@ -5,7 +5,6 @@ import io.sluice.core.labels.CanonicalLabels;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.format.PayloadFormat;
-import io.sluice.server.http.HttpServer;
 import io.sluice.server.query.QueryOptions;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -36,7 +35,7 @@ final class ConfigBinder {
     SluiceConfig bind() throws ConfigException {
         Path dataDir = path(ConfigKey.DATA_DIR);
         HeadOptions head = new HeadOptions(dataDir,
-                integer(ConfigKey.HEAD_SHARDS, 1, 1024, Runtime.getRuntime().availableProcessors()),
+                integer(ConfigKey.HEAD_SHARDS, 1, 1024, ConfigKey.defaultShards()),
                 walSegmentBytes(),
                 durationMs(ConfigKey.WAL_SYNC_INTERVAL, 0, 3_600_000),
                 integer(ConfigKey.QUEUE_BATCHES, 2, 65_536, 0),
@@ -60,7 +59,7 @@ final class ConfigBinder {
                 durationMs(ConfigKey.QUERY_LOOKBACK_DELTA, 1, 30L * 86_400_000));
         return new SluiceConfig(dataDir, host(), integer(ConfigKey.HTTP_PORT, 0, 65_535, 0), head, kafka(),
                 decoderLimits, labelLimits, query,
-                integer(ConfigKey.HTTP_THREADS, 1, 1024, HttpServer.defaultThreads()));
+                integer(ConfigKey.HTTP_THREADS, 1, 1024, ConfigKey.defaultHttpThreads()));
     }
 
     private KafkaSettings kafka() throws ConfigException {

@@ -1,75 +1,89 @@
 package io.sluice.server.config;
 
+import io.sluice.core.head.ShardOptions;
+import io.sluice.core.labels.LabelLimits;
+import io.sluice.server.format.DecoderLimits;
+import io.sluice.server.format.PayloadFormat;
+import io.sluice.server.query.QueryOptions;
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * Every configuration key of {@code sluice serve}, with its default and meaning. README.md's
  * configuration table is this enum (a test keeps them equal). Besides these keys, any
  * {@code kafka.<property>} is passed to the Kafka clients verbatim ({@link KafkaProperties}).
+ *
+ * <p>Defaults are not written here: each is the text of the constant the code uses when nothing is
+ * configured ({@link ShardOptions}, {@link LabelLimits#DEFAULT}, {@link DecoderLimits#DEFAULTS},
+ * {@link QueryOptions#DEFAULTS}, {@link KafkaSettings}), and the formats are {@link PayloadFormat}'s;
+ * ConfigTableTest checks that loading the defaults gives back exactly those values.
  */
 public enum ConfigKey {
-    DATA_DIR("data.dir", "data", "Directory of the head: shard `i` keeps its write-ahead log in `shard-i/wal`."),
-    HTTP_HOST("http.host", "0.0.0.0", "Address the HTTP server (metrics, health) binds to."),
+    DATA_DIR("data.dir", "data", "Directory of the head: shard `i` keeps its write-ahead log in `shard-i/wal`, its "
+            + "chunk files in `shard-i/chunks` and its checkpoints in `shard-i`; `head.id` holds the head's id (in offset "
+            + "commit metadata and the default static member id)."),
+    HTTP_HOST("http.host", "0.0.0.0", "Address the HTTP server (query API, metrics, health) binds to."),
     HTTP_PORT("http.port", "9095", "Port of the HTTP server; 0 picks a free one (logged at start)."),
     HTTP_THREADS("http.threads", "", "max(2, number of cores)",
             "Threads that answer the query API (query, query_range, series, labels, export, remote-read) "
                     + "concurrently (1..1024); health and metrics answer on the event loop."),
     HEAD_SHARDS("head.shards", "", "number of cores",
             "Shards: worker threads, each the single writer of its series and its own WAL (1..1024)."),
-    HEAD_MAX_SERIES_PER_SHARD("head.max-series-per-shard", "2000000",
+    HEAD_MAX_SERIES_PER_SHARD("head.max-series-per-shard", number(ShardOptions.DEFAULT_MAX_SERIES),
             "Cardinality limit per shard; samples of new series beyond it are rejected and counted."),
-    WAL_SEGMENT_SIZE("wal.segment-size", "128MiB",
+    WAL_SEGMENT_SIZE("wal.segment-size", bytes(ShardOptions.DEFAULT_WAL_SEGMENT_BYTES),
             "Size of each preallocated WAL segment file: a multiple of 4KiB, 64KiB..1GiB."),
-    WAL_SYNC_INTERVAL("wal.sync-interval", "100ms",
+    WAL_SYNC_INTERVAL("wal.sync-interval", duration(ShardOptions.DEFAULT_WAL_SYNC_INTERVAL_MS),
             "Group commit: each shard forces its WAL at most this often (and on shutdown); offsets are committed "
                     + "to Kafka only after that."),
-    HEAD_CHECKPOINT_INTERVAL("head.checkpoint-interval", "5m",
+    HEAD_CHECKPOINT_INTERVAL("head.checkpoint-interval", duration(ShardOptions.DEFAULT_CHECKPOINT_INTERVAL_MS),
             "How often each shard checkpoints (series, open chunks, watermarks; full chunks are in `shard-i/chunks`) "
                     + "and deletes older WAL segments, bounding replay at start to what came since; also on shutdown. 0: only on shutdown."),
-    HEAD_SERIES_IDLE_TIMEOUT("head.series-idle-timeout", "24h",
+    HEAD_SERIES_IDLE_TIMEOUT("head.series-idle-timeout", duration(ShardOptions.DEFAULT_SERIES_IDLE_TIMEOUT_MS),
             "A series whose last sample is this much older than its shard's newest sample has its open chunk cut to "
                     + "the chunk files at the next checkpoint (it stays queryable and costs only its struct, labels and "
                     + "chunk list). 0: never."),
-    STORAGE_RETENTION("storage.retention", "15d",
+    STORAGE_RETENTION("storage.retention", duration(ShardOptions.DEFAULT_RETENTION_MS),
             "How long samples are kept, in sample time against the shard's newest sample: at each checkpoint closed "
                     + "chunks whose last sample is older are dropped, chunk files nothing references are deleted, and "
                     + "series with no sample inside it are removed. 0: keep forever."),
-    QUEUE_BATCHES("queue.batches", "8",
+    QUEUE_BATCHES("queue.batches", number(ShardOptions.DEFAULT_QUEUE_BATCHES),
             "Batches in flight per shard (2..65536). A shard whose batches are all in flight pauses the partitions "
                     + "that feed it."),
-    QUEUE_BATCH_BYTES("queue.batch-bytes", "256KiB",
+    QUEUE_BATCH_BYTES("queue.batch-bytes", bytes(ShardOptions.DEFAULT_BATCH_BYTES),
             "Capacity of one batch (1KiB..1GiB). Memory between consumers and shards is at most "
                     + "shards x queue.batches x queue.batch-bytes."),
     KAFKA_BOOTSTRAP_SERVERS("kafka.bootstrap-servers", null, "required",
             "Kafka brokers to start from, `host:port[,host:port...]`; checked at start."),
-    KAFKA_GROUP_ID("kafka.group-id", "sluice", "Consumer group of all Sluice instances that share the topics."),
+    KAFKA_GROUP_ID("kafka.group-id", KafkaSettings.DEFAULT_GROUP_ID, "Consumer group of all Sluice instances that share the topics."),
     KAFKA_GROUP_INSTANCE_ID("kafka.group-instance-id", "", "`sluice-<head id>`",
             "Static membership (`group.instance.id`): a restart within the session timeout keeps the partitions. "
                     + "Consumer thread `i` uses `<id>-<i>`. Unset: named after the data directory (`head.id`), so a "
                     + "restart after a crash rejoins at once; an instance gone for good holds its partitions for "
                     + "`kafka.session.timeout.ms` (45 s). `none`: dynamic membership."),
-    KAFKA_CONSUMER_THREADS("kafka.consumer-threads", "1", "Consumer threads, each its own KafkaConsumer in the group (1..256)."),
+    KAFKA_CONSUMER_THREADS("kafka.consumer-threads", number(KafkaSettings.DEFAULT_CONSUMER_THREADS), "Consumer threads, each its own KafkaConsumer in the group (1..256)."),
     KAFKA_TOPICS("kafka.topics", null, "required",
             "Topics to consume and the payload format of each: `topic=format[,topic=format...]` "
-                    + "(YAML: a map). Formats: `prometheus-remote-write`, `sluice`."),
+                    + "(YAML: a map). Formats: " + formatNames() + "."),
     KAFKA_DEAD_LETTER_TOPIC("kafka.dead-letter-topic", "", "none",
             "Where records that cannot be decoded are produced, with the error and source coordinates in headers."),
-    KAFKA_COMMIT_INTERVAL("kafka.commit-interval", "1s",
+    KAFKA_COMMIT_INTERVAL("kafka.commit-interval", duration(KafkaSettings.DEFAULT_COMMIT_INTERVAL_MS),
             "How often offsets that every shard holds durably are committed to Kafka. After a crash, another "
                     + "instance may store again what was consumed since the last commit."),
-    KAFKA_POLL_TIMEOUT("kafka.poll-timeout", "100ms", "Longest wait of one poll of a consumer thread."),
-    LIMITS_RECORD_BYTES("limits.record-bytes", "8MiB", "Largest Kafka record value accepted; larger ones are rejected (`too_large`)."),
-    LIMITS_UNCOMPRESSED_BYTES("limits.uncompressed-bytes", "32MiB",
+    KAFKA_POLL_TIMEOUT("kafka.poll-timeout", duration(KafkaSettings.DEFAULT_POLL_TIMEOUT_MS), "Longest wait of one poll of a consumer thread."),
+    LIMITS_RECORD_BYTES("limits.record-bytes", bytes(DecoderLimits.DEFAULTS.maxRecordBytes()), "Largest Kafka record value accepted; larger ones are rejected (`too_large`)."),
+    LIMITS_UNCOMPRESSED_BYTES("limits.uncompressed-bytes", bytes(DecoderLimits.DEFAULTS.maxUncompressedBytes()),
             "Largest uncompressed size of a compressed record (remote-write); also what a decompression buffer grows to."),
-    LIMITS_LABELS_PER_SERIES("limits.labels-per-series", "128", "Labels with non-empty values per series (1..256)."),
-    LIMITS_LABEL_NAME_BYTES("limits.label-name-bytes", "1KiB", "UTF-8 bytes of a label name (1..65535)."),
-    LIMITS_LABEL_VALUE_BYTES("limits.label-value-bytes", "16KiB", "UTF-8 bytes of a label value (1..65535)."),
-    LIMITS_REQUIRE_METRIC_NAME("limits.require-metric-name", "true", "Reject series without a `__name__` label."),
-    QUERY_MAX_SERIES("query.max-series", "100000",
+    LIMITS_LABELS_PER_SERIES("limits.labels-per-series", number(LabelLimits.DEFAULT.maxLabels()), "Labels with non-empty values per series (1..256)."),
+    LIMITS_LABEL_NAME_BYTES("limits.label-name-bytes", bytes(LabelLimits.DEFAULT.maxNameBytes()), "UTF-8 bytes of a label name (1..65535)."),
+    LIMITS_LABEL_VALUE_BYTES("limits.label-value-bytes", bytes(LabelLimits.DEFAULT.maxValueBytes()), "UTF-8 bytes of a label value (1..65535)."),
+    LIMITS_REQUIRE_METRIC_NAME("limits.require-metric-name", Boolean.toString(LabelLimits.DEFAULT.requireMetricName()), "Reject series without a `__name__` label."),
+    QUERY_MAX_SERIES("query.max-series", number(QueryOptions.DEFAULTS.maxSeries()),
             "Series one query (query, query_range, series, export, remote-read) may return; more answer 422."),
-    QUERY_MAX_SAMPLES("query.max-samples", "50000000",
+    QUERY_MAX_SAMPLES("query.max-samples", number(QueryOptions.DEFAULTS.maxSamples()),
             "Samples (points) one query may return; more answer 422 (an export past its first 64KiB is cut off)."),
-    QUERY_LOOKBACK_DELTA("query.lookback-delta", "5m",
+    QUERY_LOOKBACK_DELTA("query.lookback-delta", duration(QueryOptions.DEFAULTS.lookbackDeltaMs()),
             "How far back an instant selection looks for a series' latest sample (Prometheus' lookback delta).");
 
     private final String key;
@@ -87,6 +101,33 @@ public enum ConfigKey {
         this.defaultValue = defaultValue;
         this.documentedDefault = documentedDefault;
         this.meaning = meaning;
+    }
+
+    private static String number(long value) {
+        return Long.toString(value);
+    }
+
+    private static String bytes(long value) {
+        return ConfigValues.formatBytes(value);
+    }
+
+    private static String duration(long ms) {
+        return ConfigValues.formatDurationMs(ms);
+    }
+
+    /** The configuration names of every payload format, as the table lists them. */
+    private static String formatNames() {
+        return Arrays.stream(PayloadFormat.values()).map(f -> "`" + f.configName() + "`").collect(Collectors.joining(", "));
+    }
+
+    /** The default of {@code head.shards}: one shard per core. */
+    static int defaultShards() {
+        return Runtime.getRuntime().availableProcessors();
+    }
+
+    /** The default of {@code http.threads}: one per core, at least two (one long export must not block every query). */
+    static int defaultHttpThreads() {
+        return Math.max(2, Runtime.getRuntime().availableProcessors());
     }
 
     /** The dotted key, e.g. {@code http.port}. */

@@ -69,7 +69,17 @@ public final class ConfigValues {
         }
     }
 
-    /** A size for messages: {@code 134217728} → {@code 128MiB}. */
+    /** A duration in the largest unit that holds it exactly: {@code 300000} → {@code 5m}, {@code 100} → {@code 100ms}. */
+    static String formatDurationMs(long ms) {
+        for (int i = DURATION_UNITS.length - 1; i > 0; i--) {
+            if (ms >= DURATION_FACTORS_MS[i] && ms % DURATION_FACTORS_MS[i] == 0) {
+                return ms / DURATION_FACTORS_MS[i] + DURATION_UNITS[i];
+            }
+        }
+        return ms + "ms";
+    }
+
+    /** A size for messages and defaults: {@code 134217728} → {@code 128MiB}. */
     static String formatBytes(long bytes) {
         for (int i = 3; i >= 0; i--) {
             if (bytes >= SIZE_FACTORS[i] && bytes % SIZE_FACTORS[i] == 0) {

@@ -17,6 +17,12 @@ import java.util.TreeMap;
 public record KafkaSettings(String bootstrapServers, String groupId, String groupInstanceId, int consumerThreads,
                             Map<String, PayloadFormat> formatByTopic, Map<String, String> clientProperties,
                             String deadLetterTopic, long commitIntervalMs, long pollTimeoutMs) {
+    // The defaults, in one place (ConfigKey shows them, IngestConfig.defaults uses them).
+    public static final String DEFAULT_GROUP_ID = "sluice";
+    public static final int DEFAULT_CONSUMER_THREADS = 1;
+    public static final long DEFAULT_COMMIT_INTERVAL_MS = 1_000;
+    public static final long DEFAULT_POLL_TIMEOUT_MS = 100;
+
     public KafkaSettings {
         formatByTopic = Collections.unmodifiableMap(new LinkedHashMap<>(formatByTopic));
         clientProperties = Collections.unmodifiableMap(new TreeMap<>(clientProperties));

@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP server: Netty with one event loop thread (epoll on Linux, NIO elsewhere) and a fixed pool
- * of worker threads ({@code http.threads}, default {@link #defaultThreads()}) for blocking routes,
+ * of worker threads ({@code http.threads}) for blocking routes,
  * i.e. the query API: that many queries run at once, more wait in the pool's queue. Health and
  * metrics answer on the event loop from published counters; nothing here touches ingestion.
  */
@@ -53,17 +53,13 @@ public final class HttpServer implements AutoCloseable {
     }
 
     /**
-     * Listens on {@code host:port} (port 0: any free port, see {@link #address()}).
+     * Listens on {@code host:port} (port 0: any free port, see {@link #address()}) with two threads for
+     * blocking routes.
      *
      * @throws IOException if it cannot listen there (port in use, unknown host); the message says where
      */
     public static HttpServer start(String host, int port, Router router) throws IOException {
-        return start(host, port, defaultThreads(), router);
-    }
-
-    /** The default of {@code http.threads}: one per core, at least two (one long export must not block every query). */
-    public static int defaultThreads() {
-        return Math.max(2, Runtime.getRuntime().availableProcessors());
+        return start(host, port, 2, router);
     }
 
     /**

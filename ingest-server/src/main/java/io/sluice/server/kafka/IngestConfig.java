@@ -1,6 +1,7 @@
 package io.sluice.server.kafka;
 
 import io.sluice.core.labels.LabelLimits;
+import io.sluice.server.config.KafkaSettings;
 import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.format.PayloadFormat;
 import java.util.Collections;
@@ -34,9 +35,6 @@ public record IngestConfig(
         String deadLetterTopic, DecoderLimits decoderLimits, LabelLimits labelLimits,
         long commitIntervalMs, long pollTimeoutMs) {
 
-    public static final int DEFAULT_CONSUMER_THREADS = 1;
-    public static final long DEFAULT_COMMIT_INTERVAL_MS = 1_000;
-    public static final long DEFAULT_POLL_TIMEOUT_MS = 100;
     public static final int MAX_CONSUMER_THREADS = 256;
 
     /**
@@ -93,8 +91,9 @@ public record IngestConfig(
 
     /** Defaults for everything but where to connect and what to consume. */
     public static IngestConfig defaults(String bootstrapServers, String groupId, Map<String, PayloadFormat> formatByTopic) {
-        return new IngestConfig(bootstrapServers, groupId, null, DEFAULT_CONSUMER_THREADS, formatByTopic, Map.of(), null,
-                DecoderLimits.DEFAULTS, LabelLimits.DEFAULT, DEFAULT_COMMIT_INTERVAL_MS, DEFAULT_POLL_TIMEOUT_MS);
+        return new IngestConfig(bootstrapServers, groupId, null, KafkaSettings.DEFAULT_CONSUMER_THREADS, formatByTopic, Map.of(),
+                null, DecoderLimits.DEFAULTS, LabelLimits.DEFAULT, KafkaSettings.DEFAULT_COMMIT_INTERVAL_MS,
+                KafkaSettings.DEFAULT_POLL_TIMEOUT_MS);
     }
 
     public IngestConfig withConsumerThreads(int n) {

@@ -1,7 +1,6 @@
 package io.sluice.server.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.server.format.PayloadFormat;
 import java.io.IOException;

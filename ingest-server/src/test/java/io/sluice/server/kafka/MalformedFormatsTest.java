@@ -8,7 +8,6 @@ import io.sluice.server.format.EncodedSeries;
 import io.sluice.server.format.PayloadFormat;
 import io.sluice.server.format.otlp.pb.OtlpMetrics;
 import io.sluice.server.format.remotewrite.RemoteWriteEncoder;
-import io.sluice.server.format.remotewrite.RemoteWriteV2Encoder;
 import io.sluice.server.format.remotewrite.pb.RemoteWriteV2;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

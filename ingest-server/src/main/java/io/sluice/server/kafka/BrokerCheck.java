@@ -1,5 +1,7 @@
-package io.sluice.server.config;
+package io.sluice.server.kafka;
 
+import io.sluice.server.config.ConfigException;
+import io.sluice.server.config.KafkaSettings;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;

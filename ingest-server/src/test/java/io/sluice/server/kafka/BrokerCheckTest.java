@@ -1,10 +1,12 @@
-package io.sluice.server.config;
+package io.sluice.server.kafka;
 
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.server.kafka.SharedKafka;
+import io.sluice.server.config.ConfigException;
+import io.sluice.server.config.ConfigLoader;
+import io.sluice.server.config.KafkaSettings;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
