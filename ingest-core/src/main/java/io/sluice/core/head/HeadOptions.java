@@ -1,7 +1,8 @@
 package io.sluice.core.head;
 
 import io.sluice.core.chunk.ChunkCutPolicy;
-import io.sluice.core.head.persist.ChunkFileDescriptor;
+import io.sluice.core.head.chunkfiles.ChunkFileDescriptor;
+import io.sluice.core.head.shard.ShardOptions;
 import java.nio.file.Path;
 
 /**
