@@ -12,7 +12,6 @@ import io.sluice.core.head.shard.StreamRegistry;
 import io.sluice.wal.Wal;
 import io.sluice.wal.WalPosition;
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

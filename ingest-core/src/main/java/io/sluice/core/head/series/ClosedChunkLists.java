@@ -100,8 +100,8 @@ final class ClosedChunkLists implements AutoCloseable {
      * Appends an entry to the series' closed list, growing it (no cap). Under the caller's sequence lock.
      *
      * <p>One method on purpose, with more bytecode than C2 inlines at a hot call site
-     * ({@code FreqInlineSize}; {@code AppendJitShapeTest} checks it): the cut path
-     * ({@code SeriesStore.chunkStep}) calls it, and C2 compiles it on its own. Its growth branch is
+     * ({@code FreqInlineSize}): the cut path
+     * ({@code SeriesAppender.chunkStep}) calls it, and C2 compiles it on its own. Its growth branch is
      * decided per series (a series' 1st, 5th, 9th, 17th... chunk), so a compile made while the
      * replay cuts every series' first chunk sees only "grow". Inlined into the large cut path, the
      * trap for the other outcome may be compiled with action "none" (C2 does so once the inlined

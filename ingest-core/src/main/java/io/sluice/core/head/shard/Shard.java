@@ -5,27 +5,20 @@ import io.sluice.core.head.checkpoint.Checkpoints;
 import io.sluice.core.head.checkpoint.RestoreReport;
 import io.sluice.core.head.chunkfiles.ChunkFiles;
 import io.sluice.core.head.read.SeriesSnapshot;
-import io.sluice.core.head.records.HeadRecordType;
-import io.sluice.core.head.records.SamplesRecord;
 import io.sluice.core.head.records.SeriesCodecState;
-import io.sluice.core.head.records.SeriesRecord;
 import io.sluice.core.head.replay.ReplayListener;
 import io.sluice.core.head.replay.ReplayProgress;
 import io.sluice.core.head.replay.ReplayTarget;
 import io.sluice.core.head.replay.ShardReplay;
 import io.sluice.core.head.series.IdleSeriesEviction;
-import io.sluice.core.head.series.LabelArena;
 import io.sluice.core.head.series.SeriesDescriptor;
 import io.sluice.core.head.series.SeriesRegistry;
 import io.sluice.core.head.series.SeriesStore;
 import io.sluice.core.head.series.ShardIndex;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.wal.Wal;
-import io.sluice.wal.WalCorruption;
 import io.sluice.wal.WalOpenReport;
-import io.sluice.wal.WalOptions;
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
@@ -48,9 +41,6 @@ import java.util.function.LongSupplier;
  * records; the head's append rules then ignore the duplicates: same timestamp, same value.)
  */
 public final class Shard implements AutoCloseable {
-    private static final long MIN_RETRY_BACKOFF_NS = 10_000_000L;    // first retry of a failed WAL write
-    private static final long MAX_RETRY_BACKOFF_NS = 1_000_000_000L; // a freed disk is used within a second
-    private static final System.Logger LOG = System.getLogger(Shard.class.getName());
 
     private final int index;
     private final ShardOptions options;
@@ -74,10 +64,7 @@ public final class Shard implements AutoCloseable {
     private final Target target = new Target();
     private Wal wal;
     private final StreamWatermarks watermarks;     // applied/pending offsets: shard thread; durable: any thread
-    private ShardBatch retryBatch;                 // a batch whose WAL write failed (disk full): retried
-    private long retryAtNs;                        // shard thread: not before this; backs off while failing
-    private long retryBackoffNs;                   // shard thread: 10 ms doubling to 1 s, 0 once a write succeeds
-    private IOException lastWalError;
+    private final HeldBatch held;                  // a batch whose WAL write failed (disk full), retried
     private volatile Checkpoints checkpoints; // set once by start(); read by any thread for the refill state
     private ChunkFiles chunkFiles;            // set once by start(); shard thread
     private final IdleSeriesEviction eviction;
@@ -87,7 +74,6 @@ public final class Shard implements AutoCloseable {
 
     // Published to any thread.
     private volatile boolean replayed;
-    private volatile String walErrorMessage;
     private volatile boolean syncRequested;
     private volatile Thread worker;                // unparked on submit, if set
     private volatile boolean checkpointRequested;
@@ -109,6 +95,7 @@ public final class Shard implements AutoCloseable {
         this.queue = new BoundedQueue<>(options.queueBatches());
         this.pool = new BoundedQueue<>(options.queueBatches());
         this.replayProgress = new ReplayProgress(options.walSegmentBytes());
+        this.held = new HeldBatch(index, options.walDirectory());
         this.applier = new BatchApplier(options, store, registry, seriesIndex, stats, watermarks, codecState);
     }
 
@@ -165,7 +152,7 @@ public final class Shard implements AutoCloseable {
 
     /** Whether batches wait to be applied (queued, or held after a WAL error). Shard thread. */
     boolean hasPendingWork() {
-        return retryBatch != null || queue.size() > 0;
+        return held.isHolding() || queue.size() > 0;
     }
 
     /** Returns an unused batch from {@link #acquireBatch()} to the pool. */
@@ -188,13 +175,10 @@ public final class Shard implements AutoCloseable {
         chunkFiles = new ChunkFiles(index, options.shardDirectory().resolve("chunks"), options.chunkFileBytes(), store.mappings(),
                 store::chunksFlushed, stats);
         checkpoints = new Checkpoints(target, options, store, chunkFiles, stats, streams);
-        // Segments before the newest checkpoint are not read now: replay starts after them if it loads.
-        wal = Wal.open(WalOptions.builder(options.walDirectory())
-                .segmentSizeBytes((int) options.walSegmentBytes())
-                .syncIntervalMs(options.walSyncIntervalMs())
-                .build(), checkpoints.newestPosition());
-        logRepair(wal.openReport());
-        RestoreReport report = checkpoints.restore(wal, this::reopenWalScanningAll);
+        WalOpening opening = new WalOpening(index, options);
+        wal = opening.open(checkpoints.newestPosition());
+        RestoreReport report = checkpoints.restore(wal, opening);
+        wal = opening.wal();
         store.chunkSink(chunkFiles::persist); // chunks cut during replay go to the chunk files too
         chunkFiles.replayWrites(true); // no query runs before the head is ready: chunk files written with O_DIRECT
         new ShardReplay(target, wal, store, codecState, stats, streams, replayProgress, replayListener).run(report.replayFrom());
@@ -203,30 +187,6 @@ public final class Shard implements AutoCloseable {
         lastCheckpointNs = nanoClock.getAsLong();
         replayed = true;
         return wal.openReport();
-    }
-
-    /**
-     * The newest checkpoint is damaged, so replay may need the WAL segments open skipped: reads them
-     * (with the full repair) and returns the WAL to use from now on. Shard thread, during start.
-     */
-    private Wal reopenWalScanningAll() throws IOException {
-        WalCorruption before = wal.openReport().corruption();
-        wal = wal.reopenScanningAll();
-        if (wal.openReport().corruption() != before) {
-            logRepair(wal.openReport());
-        }
-        return wal;
-    }
-
-    /** Damage found by open is an operator's business: which file, where, how much was cut. */
-    private void logRepair(WalOpenReport report) {
-        WalCorruption c = report.corruption();
-        if (c != null) {
-            LOG.log(System.Logger.Level.WARNING, "shard " + index + " repaired its WAL: " + c.reason() + " in "
-                    + options.walDirectory().resolve(String.format("%010d.wal", c.segment())) + " at byte " + c.offset()
-                    + " (" + c.detail() + "), " + c.bytesCut() + " bytes cut, " + c.laterSegments()
-                    + " later segment(s) dropped; the Kafka records they held are consumed again");
-        }
     }
 
     /** What {@link #start()} found on disk: the checkpoint loaded, damage, whether data was discarded. Any thread. */
@@ -281,8 +241,6 @@ public final class Shard implements AutoCloseable {
         checkpointRequested = true;
     }
 
-
-
     /** How far {@link #start()} has replayed the WAL. Any thread. */
     public ReplayProgress replayProgress() {
         return replayProgress;
@@ -305,14 +263,13 @@ public final class Shard implements AutoCloseable {
     public int doWork() {
         int work = 0;
         try {
-            if (retryBatch != null) {
-                if (nanoClock.getAsLong() - retryAtNs < 0) {
+            if (held.isHolding()) {
+                ShardBatch batch = held.takeDue(nanoClock.getAsLong());
+                if (batch == null) {
                     return 0; // a full disk is not retried in a busy loop (each try may create a segment)
                 }
-                ShardBatch batch = retryBatch;
-                retryBatch = null;
                 applyOrHold(batch);
-                if (retryBatch != null) {
+                if (held.isHolding()) {
                     return 0;
                 }
                 work++;
@@ -323,7 +280,7 @@ public final class Shard implements AutoCloseable {
                     break;
                 }
                 applyOrHold(batch);
-                if (retryBatch != null) {
+                if (held.isHolding()) {
                     break;
                 }
                 work++;
@@ -335,12 +292,12 @@ public final class Shard implements AutoCloseable {
             } else if (wal.maybeSync(nowNs)) {
                 publishDurable();
             }
-            if (checkpointRequested || (options.checkpointIntervalMs() > 0 && retryBatch == null
+            if (checkpointRequested || (options.checkpointIntervalMs() > 0 && !held.isHolding()
                     && nowNs - lastCheckpointNs >= options.checkpointIntervalMs() * 1_000_000L)) {
                 checkpoint();
             }
         } catch (IOException e) {
-            recordWalError(e);
+            held.failed(e);
         }
         return work;
     }
@@ -353,37 +310,19 @@ public final class Shard implements AutoCloseable {
             stats.increment(ShardStats.Counter.BATCHES_APPLIED);
             durableLatency.applied(batch.queuedNanos);
             pool.offer(batch);
-            retryBackoffNs = 0;
-            if (walErrorMessage != null) {
-                walErrorMessage = null;
-                LOG.log(System.Logger.Level.INFO, "shard " + index + " writes its WAL again; ingestion resumes");
-            }
+            held.succeeded();
         } catch (IOException e) {
             // Typically a full disk while rolling the WAL: keep the batch and retry it; the queue fills
             // up, the consumers pause. Re-applying is safe: what was applied is ignored as duplicate.
             applier.abort(wal);
             watermarks.forgetPending();
-            retryBatch = batch;
-            retryBackoffNs = retryBackoffNs == 0 ? MIN_RETRY_BACKOFF_NS : Math.min(2 * retryBackoffNs, MAX_RETRY_BACKOFF_NS);
-            retryAtNs = nanoClock.getAsLong() + retryBackoffNs;
-            recordWalError(e);
-        }
-    }
-
-    /** Logged once per episode (the held batch is retried every loop turn until the write succeeds). */
-    private void recordWalError(IOException e) {
-        lastWalError = e;
-        boolean first = walErrorMessage == null;
-        walErrorMessage = "shard " + index + " cannot write its WAL in " + options.walDirectory() + ": " + e.getMessage();
-        if (first) {
-            LOG.log(System.Logger.Level.ERROR, walErrorMessage + "; its batches are held and retried, the Kafka"
-                    + " partitions feeding it pause until the write succeeds");
+            held.hold(batch, e, nanoClock.getAsLong());
         }
     }
 
     /** Why ingestion is held, if it is (e.g. the disk is full); null when healthy. Any thread. */
     public String walError() {
-        return walErrorMessage;
+        return held.message();
     }
 
     /**
@@ -430,7 +369,7 @@ public final class Shard implements AutoCloseable {
     /** Checkpoints (if the shard started), syncs and closes the WAL and the chunk file, frees memory. Shard thread. */
     @Override
     public void close() throws IOException {
-        if (checkpointOnClose && !closed && wal != null && replayed && retryBatch == null) {
+        if (checkpointOnClose && !closed && wal != null && replayed && !held.isHolding()) {
             checkpoint();
         }
         closeWithoutCheckpoint();
@@ -442,12 +381,10 @@ public final class Shard implements AutoCloseable {
         applier.apply(batch, wal);
     }
 
-
     /** The highest offset of {@code streamId} this shard applied, -1 if none. Shard thread. */
     long appliedOffset(int streamId) {
         return watermarks.applied(streamId);
     }
-
 
     /** After a sync every written OFFSETS record is durable: publish the applied watermarks. */
     private void publishDurable() {
@@ -516,14 +453,6 @@ public final class Shard implements AutoCloseable {
                 seriesIndex.symbols().symbolBytes(), store.chunkBytesInUse());
     }
 
-    /** A breakdown of a shard's memory; {@link #overheadBytesPerSeries()} is the figure to watch. */
-    public record MemoryReport(int series, long structBytes, long registryBytes, long postingsBytes, long symbolOverheadBytes,
-                               long labelTextBytes, long symbolTextBytes, long chunkBytes) {
-        public double overheadBytesPerSeries() {
-            return series == 0 ? 0 : (double) (structBytes + registryBytes + postingsBytes + symbolOverheadBytes) / series;
-        }
-    }
-
     public long chunkBytesInUse() {
         return store.chunkBytesInUse();
     }
@@ -531,10 +460,6 @@ public final class Shard implements AutoCloseable {
     /** The WAL, for metrics and inspection. */
     public Wal wal() {
         return wal;
-    }
-
-    IOException lastWalError() {
-        return lastWalError;
     }
 
     /** What replay and checkpoints may change in this shard besides its series store: nothing else of it. */

@@ -39,7 +39,7 @@ class SeriesFootprintTest {
             }
             shard.submit(batch);
             f.drain();
-            Shard.MemoryReport report = shard.memoryReport();
+            MemoryReport report = shard.memoryReport();
             System.out.println(report + String.format(" -> %.1f B/series overhead, %.1f B/series label text",
                     report.overheadBytesPerSeries(), (double) report.labelTextBytes() / series));
             assertThat(report.series()).isEqualTo(series);
