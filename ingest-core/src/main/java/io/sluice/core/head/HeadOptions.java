@@ -54,11 +54,6 @@ public record HeadOptions(Path dataDirectory, int shards, long walSegmentBytes, 
                 chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
     }
 
-    public HeadOptions withMaxSeriesPerShard(int n) {
-        return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, n,
-                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
-    }
-
     public HeadOptions withCheckpointIntervalMs(long intervalMs) {
         return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
                 chunkRangeMs, intervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);

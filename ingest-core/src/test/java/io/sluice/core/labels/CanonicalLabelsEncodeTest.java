@@ -1,4 +1,4 @@
-package io.sluice.server.format.nativebatch;
+package io.sluice.core.labels;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-class CanonicalLabelsTest {
+class CanonicalLabelsEncodeTest {
     @Test
     void sortsByUtf8NameBytesDropsEmptyValuesAndPrefixesLengths() {
         byte[] encoded = CanonicalLabels.encode("job", "node", "__name__", "up", "empty", "", "é", "x", "z", "1");
