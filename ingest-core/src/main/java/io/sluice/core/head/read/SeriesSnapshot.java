@@ -2,7 +2,6 @@ package io.sluice.core.head.read;
 
 import io.sluice.core.chunk.XorChunkDescriptor;
 import io.sluice.core.chunk.XorIterator;
-import io.sluice.core.head.series.SeriesStore;
 import io.sluice.core.labels.LabelsView;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -11,7 +10,7 @@ import java.util.Objects;
 
 /**
  * A reader's private copy of one series: its canonical labels and the bytes of its chunks that
- * overlap a time range, taken consistently (see {@link SeriesStore#snapshot}). Reusable: one per
+ * overlap a time range, taken consistently by the series store ({@code SeriesStore.snapshot}). Reusable: one per
  * reading thread, its buffers grow to the largest series read and are then reused.
  *
  * <p>Iterate with {@link #samples()}: samples in [minTimeMs, maxTimeMs], in time order.
@@ -41,12 +40,17 @@ public final class SeriesSnapshot {
         this.labelsLength = 0;
     }
 
-    public void setLabels(SeriesStore store, int id) {
-        int length = store.labelsLength(id);
+    /** A buffer of at least {@code length} bytes for the writer to copy the series' labels into. */
+    public byte[] labelBuffer(int length) {
         if (length > labels.length) {
             labels = new byte[Math.max(length, labels.length * 2)];
         }
-        labelsLength = store.copyLabels(id, labels);
+        return labels;
+    }
+
+    /** The series' labels are the first {@code length} bytes of {@link #labelBuffer}. */
+    public void labelsCopied(int length) {
+        labelsLength = length;
     }
 
     /** Copies {@code capacityBytes} of a chunk; {@code numSamples} < 0 means "read the chunk's own count". */

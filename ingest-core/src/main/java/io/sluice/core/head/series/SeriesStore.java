@@ -245,7 +245,7 @@ public final class SeriesStore implements AutoCloseable {
             int seq = (int) SEQ.getAcquire(s, b + SEQ_OFFSET);
             if ((seq & 1) == 0) {
                 into.reset(id, minTimeMs, maxTimeMs);
-                into.setLabels(this, id);
+                into.labelsCopied(copyLabels(id, into.labelBuffer(labelsLength(id))));
                 boolean plausible;
                 try {
                     plausible = copyChunks(s, b, minTimeMs, maxTimeMs, into);
