@@ -232,7 +232,7 @@ public final class Head implements AutoCloseable {
 
     /** Series matching {@code matchers} with samples in [minTimeMs, maxTimeMs], sorted by labels. Any thread. */
     public HeadQuery query(long minTimeMs, long maxTimeMs, Matcher... matchers) {
-        return HeadQuery.run(this, minTimeMs, maxTimeMs, matchers);
+        return HeadQuery.run(shards, minTimeMs, maxTimeMs, matchers);
     }
 
     /** Label names across shards, sorted. */

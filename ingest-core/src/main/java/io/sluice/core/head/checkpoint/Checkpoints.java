@@ -1,6 +1,5 @@
 package io.sluice.core.head.checkpoint;
 
-import io.sluice.core.head.Head;
 import io.sluice.core.head.chunkfiles.ChunkFileDescriptor;
 import io.sluice.core.head.chunkfiles.ChunkFileSet;
 import io.sluice.core.head.chunkfiles.ChunkFiles;
@@ -21,8 +20,9 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * A shard's persisted state besides its WAL: the chunk files cut chunks go to, and the
- * checkpoints that let replay start near the WAL's end (docs/format/chunks.md, checkpoint.md).
+ * A shard's checkpoints, which let replay start near the WAL's end (docs/format/checkpoint.md),
+ * and the shard's refill state after discarded data. The chunk files they reference are
+ * {@link ChunkFiles}' (docs/format/chunks.md).
  *
  * <p><b>Checkpoint</b> ({@link #write}): on the shard thread between batches. Chunks not yet in a
  * chunk file are written, the chunk file is forced, the WAL rolls to a new segment (so records
@@ -39,7 +39,7 @@ import java.util.stream.Stream;
  * reference, not copied. If none does: the whole WAL
  * is replayed when it still starts at segment 0; otherwise the shard's persisted data cannot be
  * rebuilt, so it is discarded, the shard starts empty with no watermarks, and the Kafka layer
- * consumes its partitions from the beginning again ({@link Head#discardedData()}); records other
+ * consumes its partitions from the beginning again ({@code Head.discardedData()}); records other
  * shards hold are skipped by their watermarks.
  *
  * <p>Threads: the shard thread only.

@@ -1,6 +1,5 @@
 package io.sluice.core.head.read;
 
-import io.sluice.core.head.Head;
 import io.sluice.core.head.shard.Shard;
 import io.sluice.core.index.Matcher;
 import io.sluice.core.labels.LabelsView;
@@ -10,12 +9,13 @@ import org.roaringbitmap.PeekableIntIterator;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
- * The result of {@link Head#query}: the matching series of all shards in label order, each read
- * as a consistent {@link SeriesSnapshot} when the cursor reaches it (so a long result does not
- * hold every series' chunks in memory at once). Not thread-safe: one per reading thread.
+ * The result of a query over a head's shards ({@code Head.query}): the matching series of all
+ * shards in label order, each read as a consistent {@link SeriesSnapshot} when the cursor reaches
+ * it (so a long result does not hold every series' chunks in memory at once). Not thread-safe: one
+ * per reading thread.
  */
 public final class HeadQuery {
-    private final Head head;
+    private final Shard[] shards;
     private final long minTimeMs;
     private final long maxTimeMs;
     private final List<Entry> entries;
@@ -25,8 +25,8 @@ public final class HeadQuery {
     private record Entry(int shard, int id, byte[] labels) {
     }
 
-    private HeadQuery(Head head, long minTimeMs, long maxTimeMs, List<Entry> entries) {
-        this.head = head;
+    private HeadQuery(Shard[] shards, long minTimeMs, long maxTimeMs, List<Entry> entries) {
+        this.shards = shards;
         this.minTimeMs = minTimeMs;
         this.maxTimeMs = maxTimeMs;
         this.entries = entries;
@@ -37,10 +37,10 @@ public final class HeadQuery {
      * from the series struct (no chunk is copied here: each series is snapshotted once, in
      * {@link #next()}); only their labels are copied, for the sort.
      */
-    public static HeadQuery run(Head head, long minTimeMs, long maxTimeMs, Matcher... matchers) {
+    public static HeadQuery run(Shard[] shards, long minTimeMs, long maxTimeMs, Matcher... matchers) {
         List<Entry> entries = new ArrayList<>();
-        for (int s = 0; s < head.shardCount(); s++) {
-            Shard shard = head.shard(s);
+        for (int s = 0; s < shards.length; s++) {
+            Shard shard = shards[s];
             RoaringBitmap ids = shard.labelIndex().select(matchers);
             for (PeekableIntIterator it = ids.getIntIterator(); it.hasNext(); ) {
                 int id = it.next();
@@ -52,7 +52,7 @@ public final class HeadQuery {
         LabelsView a = new LabelsView();
         LabelsView b = new LabelsView();
         entries.sort((x, y) -> a.wrap(x.labels, 0, x.labels.length).compareTo(b.wrap(y.labels, 0, y.labels.length)));
-        return new HeadQuery(head, minTimeMs, maxTimeMs, entries);
+        return new HeadQuery(shards, minTimeMs, maxTimeMs, entries);
     }
 
     /**
@@ -68,7 +68,7 @@ public final class HeadQuery {
     public boolean next() {
         while (++cursor < entries.size()) {
             Entry e = entries.get(cursor);
-            head.shard(e.shard).snapshot(e.id, minTimeMs, maxTimeMs, snapshot);
+            shards[e.shard].snapshot(e.id, minTimeMs, maxTimeMs, snapshot);
             if (snapshot.chunkCount() > 0) {
                 return true;
             }
