@@ -88,7 +88,7 @@ public final class Checkpoints {
         return Files.exists(refillMarker);
     }
 
-    /** See {@link Shard#isRefilling()}. Any thread. */
+    /** Whether the shard re-reads from Kafka what it discarded ({@code Shard.isRefilling()}). Any thread. */
     public boolean isRefilling() {
         return refilling;
     }
