@@ -12,7 +12,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 source benchmarks/lib.sh
-regex="${CHECK_REGEX:-chunks\.|head\.HeadAppend|labels\.(HashBenchmark|LabelsBuilder)|decode\.|wal\.WalRead|query\.}"
+regex="${CHECK_REGEX:-chunks\.|head\.(HeadAppend|RunAppend)|labels\.(HashBenchmark|LabelsBuilder)|decode\.|wal\.(WalRead|SamplesDecode)|query\.}"
 read -r -a jmh <<< "${CHECK_JMH:--f 1 -wi 2 -w 1 -i 3 -r 1 -p selector=one,tenth -p range=all -p format=sluice,prometheus-remote-write,influx}"
 record=false; ci=false; args=()
 for a in "$@"; do

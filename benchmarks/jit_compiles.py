@@ -43,7 +43,7 @@ def compiles(path):
 
 
 def short(method):
-    """'io.sluice.core.head.Shard append (JJD)V' -> 'io.sluice.core.head.Shard.append(JJD)V'"""
+    """'io.sluice.core.head.shard.Shard append (JJD)V' -> 'io.sluice.core.head.shard.Shard.append(JJD)V'"""
     parts = method.split(" ")
     return parts[0] + "." + parts[1] + (parts[2] if len(parts) > 2 else "") if len(parts) >= 2 else method
 

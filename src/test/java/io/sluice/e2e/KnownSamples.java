@@ -1,6 +1,6 @@
 package io.sluice.e2e;
 
-import io.sluice.server.format.nativebatch.CanonicalLabels;
+import io.sluice.core.labels.CanonicalLabels;
 import io.sluice.server.format.nativebatch.NativeBatchEncoder;
 import java.util.Arrays;
 

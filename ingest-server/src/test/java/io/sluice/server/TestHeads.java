@@ -2,8 +2,8 @@ package io.sluice.server;
 
 import io.sluice.core.head.Head;
 import io.sluice.core.head.HeadOptions;
-import io.sluice.core.head.Shard;
-import io.sluice.core.head.ShardBatch;
+import io.sluice.core.head.shard.Shard;
+import io.sluice.core.head.shard.ShardBatch;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.core.labels.LabelsBuilder;
 import io.sluice.core.labels.LabelsStatus;

@@ -1,7 +1,7 @@
 package io.sluice.bench.decode;
 
 import io.airlift.compress.v3.snappy.SnappyJavaCompressor;
-import io.sluice.server.format.nativebatch.CanonicalLabels;
+import io.sluice.core.labels.CanonicalLabels;
 import io.sluice.server.format.nativebatch.NativeBatchEncoder;
 import io.sluice.server.format.remotewrite.RemoteWriteEncoder;
 import java.math.BigDecimal;
@@ -10,8 +10,8 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 
 /**
  * One record's worth of node-exporter-like data, as Prometheus batches it for remote-write: 1,000

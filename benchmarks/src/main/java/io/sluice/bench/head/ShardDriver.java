@@ -1,9 +1,9 @@
 package io.sluice.bench.head;
 
-import io.sluice.core.head.Shard;
-import io.sluice.core.head.ShardBatch;
-import io.sluice.core.head.ShardOptions;
-import io.sluice.core.head.StreamRegistry;
+import io.sluice.core.head.shard.Shard;
+import io.sluice.core.head.shard.ShardBatch;
+import io.sluice.core.head.shard.ShardOptions;
+import io.sluice.core.head.shard.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,9 +1,9 @@
 package io.sluice.bench.wal;
 
 import io.sluice.bench.AbstractBenchmark;
-import io.sluice.core.head.wal.ReplayRuns;
-import io.sluice.core.head.wal.SamplesRecord;
-import io.sluice.core.head.wal.SeriesCodecState;
+import io.sluice.core.head.records.ReplayRuns;
+import io.sluice.core.head.records.SamplesRecord;
+import io.sluice.core.head.records.SeriesCodecState;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.SplittableRandom;

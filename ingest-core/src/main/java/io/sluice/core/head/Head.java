@@ -1,5 +1,12 @@
 package io.sluice.core.head;
 
+import io.sluice.core.head.checkpoint.RestoreReport;
+import io.sluice.core.head.read.HeadQuery;
+import io.sluice.core.head.replay.ReplayListener;
+import io.sluice.core.head.shard.Shard;
+import io.sluice.core.head.shard.ShardRunner;
+import io.sluice.core.head.shard.ShardStats;
+import io.sluice.core.head.shard.StreamRegistry;
 import io.sluice.core.index.Matcher;
 import io.sluice.core.memory.MemoryAccounting;
 import java.io.IOException;
@@ -225,7 +232,7 @@ public final class Head implements AutoCloseable {
 
     /** Series matching {@code matchers} with samples in [minTimeMs, maxTimeMs], sorted by labels. Any thread. */
     public HeadQuery query(long minTimeMs, long maxTimeMs, Matcher... matchers) {
-        return HeadQuery.run(this, minTimeMs, maxTimeMs, matchers);
+        return HeadQuery.run(shards, minTimeMs, maxTimeMs, matchers);
     }
 
     /** Label names across shards, sorted. */

@@ -1,7 +1,8 @@
 package io.sluice.core.head;
 
 import io.sluice.core.chunk.ChunkCutPolicy;
-import io.sluice.core.head.persist.ChunkFileDescriptor;
+import io.sluice.core.head.chunkfiles.ChunkFileDescriptor;
+import io.sluice.core.head.shard.ShardOptions;
 import java.nio.file.Path;
 
 /**
@@ -51,11 +52,6 @@ public record HeadOptions(Path dataDirectory, int shards, long walSegmentBytes, 
 
     public HeadOptions withQueue(int batches, int bytesPerBatch) {
         return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, batches, bytesPerBatch, maxSeriesPerShard,
-                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
-    }
-
-    public HeadOptions withMaxSeriesPerShard(int n) {
-        return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, n,
                 chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
     }
 

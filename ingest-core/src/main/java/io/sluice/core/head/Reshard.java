@@ -1,5 +1,10 @@
 package io.sluice.core.head;
 
+import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.shard.Shard;
+import io.sluice.core.head.shard.ShardBatch;
+import io.sluice.core.head.shard.ShardOptions;
+import io.sluice.core.head.shard.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -31,7 +36,7 @@ import java.util.stream.Stream;
  *
  * <p>Memory: one old shard is in memory at a time, beside the new shards being filled.
  */
-final class Reshard {
+public final class Reshard {
     private static final System.Logger LOG = System.getLogger(Reshard.class.getName());
     static final String OLD_DIRECTORY = "reshard-from";
 
@@ -79,9 +84,9 @@ final class Reshard {
             for (int i : shardDirectories(data)) {
                 Files.move(data.resolve("shard-" + i), staging.resolve("shard-" + i));
             }
-            io.sluice.core.head.persist.PersistFiles.syncDirectory(staging);
+            io.sluice.core.head.chunkfiles.PersistFiles.syncDirectory(staging);
             Files.move(staging, from, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            io.sluice.core.head.persist.PersistFiles.syncDirectory(data);
+            io.sluice.core.head.chunkfiles.PersistFiles.syncDirectory(data);
         } else {
             for (int i : shardDirectories(data)) {
                 deleteTree(data.resolve("shard-" + i)); // new shards of an interrupted move: start it again
@@ -203,7 +208,7 @@ final class Reshard {
         flush(target, new ShardBatch[] {batch}, 0);
     }
 
-    static void deleteTree(Path root) throws IOException {
+    public static void deleteTree(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }

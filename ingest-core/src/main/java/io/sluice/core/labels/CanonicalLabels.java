@@ -48,7 +48,33 @@ public final class CanonicalLabels {
 
     static final byte[] METRIC_NAME_BYTES = METRIC_NAME.getBytes(StandardCharsets.UTF_8);
 
+    /** The format's own maxima, for {@link #encode}; no {@code __name__} required (the head's limits decide that). */
+    private static final LabelLimits FORMAT_LIMITS = new LabelLimits(MAX_LABELS, MAX_NAME_BYTES, MAX_VALUE_BYTES, false);
+
     private CanonicalLabels() {
+    }
+
+    /*
+     * A convenience for producers that prepare their series once (the load generator, tests): it
+     * allocates, so it does not belong on a per-sample path, and the head validates what it receives.
+     */
+    /** Canonical bytes of {@code name, value, name, value, ...}; a duplicate or unencodable label is an IllegalArgumentException. */
+    public static byte[] encode(String... namesAndValues) {
+        if (namesAndValues.length % 2 != 0) {
+            throw new IllegalArgumentException("names and values must come in pairs, got " + namesAndValues.length);
+        }
+        LabelsBuilder builder = new LabelsBuilder(FORMAT_LIMITS);
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            builder.add(namesAndValues[i], namesAndValues[i + 1]);
+        }
+        LabelsStatus status = builder.build();
+        if (status == LabelsStatus.DUPLICATE_NAME) {
+            throw new IllegalArgumentException("duplicate label name in " + String.join(",", namesAndValues));
+        }
+        if (status != LabelsStatus.OK) {
+            throw new IllegalArgumentException("cannot encode labels (" + status + "): " + String.join(",", namesAndValues));
+        }
+        return Arrays.copyOf(builder.bytes(), builder.length());
     }
 
     /** Bytes the uvarint of {@code value} (0..{@value #MAX_VALUE_BYTES}) takes. */

@@ -2,6 +2,12 @@ package io.sluice.core.head;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.core.head.read.HeadQuery;
+import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.shard.Shard;
+import io.sluice.core.head.shard.ShardBatch;
+import io.sluice.core.head.shard.ShardStats;
+import io.sluice.core.head.shard.StreamRegistry;
 import io.sluice.core.index.Matcher;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.core.labels.LabelsBuilder;

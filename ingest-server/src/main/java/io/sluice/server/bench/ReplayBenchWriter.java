@@ -2,9 +2,9 @@ package io.sluice.server.bench;
 
 import io.sluice.core.head.Head;
 import io.sluice.core.head.HeadOptions;
-import io.sluice.core.head.ShardBatch;
-import io.sluice.core.head.ShardStats;
-import io.sluice.core.head.StreamRegistry;
+import io.sluice.core.head.shard.ShardBatch;
+import io.sluice.core.head.shard.ShardStats;
+import io.sluice.core.head.shard.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.metrics.HeadTotals;
 import java.io.IOException;

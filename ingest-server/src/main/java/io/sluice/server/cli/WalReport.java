@@ -1,7 +1,7 @@
 package io.sluice.server.cli;
 
-import io.sluice.core.head.wal.HeadRecordType;
-import io.sluice.core.head.wal.OffsetsRecord;
+import io.sluice.core.head.records.HeadRecordType;
+import io.sluice.core.head.records.OffsetsRecord;
 import io.sluice.wal.Wal;
 import io.sluice.wal.WalInspection;
 import io.sluice.wal.WalPosition;

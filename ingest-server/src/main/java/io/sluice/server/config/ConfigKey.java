@@ -1,6 +1,6 @@
 package io.sluice.server.config;
 
-import io.sluice.core.head.ShardOptions;
+import io.sluice.core.head.shard.ShardOptions;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.format.PayloadFormat;

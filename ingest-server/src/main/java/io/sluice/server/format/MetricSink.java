@@ -1,7 +1,8 @@
 package io.sluice.server.format;
 
 /**
- * Receives decoded series and samples. Implemented by the consumer's {@code RecordRouter} and by tests.
+ * Receives decoded series and samples. Implemented by the Kafka layer's record router (it canonicalises
+ * and hashes the labels and fills the shards' batches), by the decode benchmarks and by tests.
  *
  * <p>Call order for one record: for each series either {@code beginSeries(), label()* ,
  * endLabels()} or {@code canonicalSeries()}, then {@code sample()} one or more times. A decoder

@@ -1,7 +1,7 @@
 package io.sluice.server.kafka;
 
 import io.sluice.core.head.Head;
-import io.sluice.core.head.ShardBatch;
+import io.sluice.core.head.shard.ShardBatch;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.core.labels.LabelsBuilder;
 import io.sluice.core.labels.LabelsStatus;
@@ -41,7 +41,7 @@ import java.util.Arrays;
  *       {@link RejectReasons#TOO_LARGE}, before anything is handed over.</li>
  * </ul>
  *
- * <p>Backpressure: when a shard has no free batch ({@link io.sluice.core.head.Shard#acquireBatch()}
+ * <p>Backpressure: when a shard has no free batch ({@link io.sluice.core.head.shard.Shard#acquireBatch()}
  * is null) the record is rewound and {@link #route} returns {@link #BLOCKED}; the caller retries the
  * same record after {@link #tryUnblock()}.
  *

@@ -10,7 +10,7 @@ import io.sluice.core.head.Head;
  * bytes the shards have replayed ({@code sluice_replay_progress_ratio}, 0..1; 1 once every shard is
  * done) and the bytes themselves. Samples and records replayed are counters bound by
  * {@link HeadMetrics} ({@code sluice_replay_samples_total}, {@code sluice_replay_records_total}).
- * Functions over {@link io.sluice.core.head.ReplayProgress}, which any thread may read.
+ * Functions over {@link io.sluice.core.head.replay.ReplayProgress}, which any thread may read.
  */
 public final class ReplayMetrics implements MeterBinder {
     private final Head head;

@@ -1,7 +1,7 @@
 package io.sluice.server.query;
 
 import io.sluice.core.head.Head;
-import io.sluice.core.head.HeadQuery;
+import io.sluice.core.head.read.HeadQuery;
 import io.sluice.core.index.Matcher;
 import io.sluice.server.http.RequestParams;
 import java.util.ArrayList;

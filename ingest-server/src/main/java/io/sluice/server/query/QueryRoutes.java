@@ -2,8 +2,8 @@ package io.sluice.server.query;
 
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.sluice.core.head.Head;
-import io.sluice.core.head.HeadQuery;
-import io.sluice.core.head.SeriesSnapshot;
+import io.sluice.core.head.read.HeadQuery;
+import io.sluice.core.head.read.SeriesSnapshot;
 import io.sluice.server.http.Reply;
 import io.sluice.server.http.RequestParams;
 import java.util.function.LongSupplier;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.head.Head;
 import io.sluice.core.head.HeadOptions;
-import io.sluice.core.head.HeadQuery;
-import io.sluice.core.head.SeriesSnapshot;
-import io.sluice.core.head.StreamRegistry;
+import io.sluice.core.head.read.HeadQuery;
+import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.shard.StreamRegistry;
 import io.sluice.core.index.Matcher;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.bench.GaugeWorkload;

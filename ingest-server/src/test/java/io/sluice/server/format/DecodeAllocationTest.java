@@ -2,7 +2,7 @@ package io.sluice.server.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.server.format.nativebatch.CanonicalLabels;
+import io.sluice.core.labels.CanonicalLabels;
 import io.sluice.server.format.nativebatch.NativeBatchEncoder;
 import io.sluice.server.format.remotewrite.RemoteWriteEncoder;
 import java.nio.charset.StandardCharsets;

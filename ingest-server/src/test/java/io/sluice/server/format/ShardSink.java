@@ -1,11 +1,11 @@
 package io.sluice.server.format;
 
-import io.sluice.core.head.SeriesSnapshot;
-import io.sluice.core.head.Shard;
-import io.sluice.core.head.ShardBatch;
-import io.sluice.core.head.ShardOptions;
-import io.sluice.core.head.ShardStats;
-import io.sluice.core.head.StreamRegistry;
+import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.shard.Shard;
+import io.sluice.core.head.shard.ShardBatch;
+import io.sluice.core.head.shard.ShardOptions;
+import io.sluice.core.head.shard.ShardStats;
+import io.sluice.core.head.shard.StreamRegistry;
 import io.sluice.core.index.Matcher;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.core.labels.LabelsBuilder;

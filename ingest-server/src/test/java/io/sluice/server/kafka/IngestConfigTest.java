@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.core.head.Head;
 import io.sluice.core.head.HeadOptions;
-import io.sluice.core.head.StreamRegistry;
+import io.sluice.core.head.shard.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.format.PayloadFormat;
 import java.nio.file.Path;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.head.Head;
 import io.sluice.core.head.HeadOptions;
-import io.sluice.core.head.ReplayListener;
-import io.sluice.core.head.StreamRegistry;
+import io.sluice.core.head.replay.ReplayListener;
+import io.sluice.core.head.shard.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.Ingest;
 import io.sluice.server.SluiceServer;
@@ -61,7 +61,7 @@ class ReplayProgressTest {
         private final AtomicBoolean first = new AtomicBoolean(true);
 
         @Override
-        public void onRecord(int shard, io.sluice.core.head.ReplayProgress progress) {
+        public void onRecord(int shard, io.sluice.core.head.replay.ReplayProgress progress) {
             if (first.compareAndSet(true, false)) {
                 reached.countDown();
                 try {

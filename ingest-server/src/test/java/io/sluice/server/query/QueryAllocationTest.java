@@ -2,8 +2,8 @@ package io.sluice.server.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.head.HeadQuery;
-import io.sluice.core.head.SeriesSnapshot;
+import io.sluice.core.head.read.HeadQuery;
+import io.sluice.core.head.read.SeriesSnapshot;
 import io.sluice.server.format.AllocationMeter;
 import java.nio.file.Path;
 import java.util.Map;

@@ -15,7 +15,7 @@ import java.util.zip.CRC32C;
  * Writes {@code sluice} native batches ({@link NativeBatchDescriptor}) for the load generator, the
  * demo and tests. Reusable and allocation-free once its buffer has grown to the largest batch:
  * {@code reset(base)}, then per series {@code beginSeries(canonicalLabels), sample()+, endSeries()},
- * then {@code finish()}. Labels must already be canonical ({@link CanonicalLabels}); the encoder
+ * then {@code finish()}. Labels must already be canonical ({@link io.sluice.core.labels.CanonicalLabels}); the encoder
  * copies them as they are. Not thread-safe.
  */
 public final class NativeBatchEncoder {

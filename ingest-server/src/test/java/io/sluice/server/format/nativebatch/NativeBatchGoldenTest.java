@@ -2,6 +2,7 @@ package io.sluice.server.format.nativebatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.core.labels.CanonicalLabels;
 import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.format.RecordingSink;
 import io.sluice.server.format.SpecialValues;

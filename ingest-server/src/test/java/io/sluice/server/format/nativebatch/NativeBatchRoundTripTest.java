@@ -3,6 +3,7 @@ package io.sluice.server.format.nativebatch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.core.labels.CanonicalLabels;
 import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.format.PayloadException;
 import io.sluice.server.format.RecordingSink;

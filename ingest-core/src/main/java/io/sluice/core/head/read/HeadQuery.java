@@ -1,0 +1,93 @@
+package io.sluice.core.head.read;
+
+import io.sluice.core.head.shard.Shard;
+import io.sluice.core.index.Matcher;
+import io.sluice.core.labels.LabelsView;
+import java.util.ArrayList;
+import java.util.List;
+import org.roaringbitmap.PeekableIntIterator;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * The result of a query over a head's shards ({@code Head.query}): the matching series of all
+ * shards in label order, each read as a consistent {@link SeriesSnapshot} when the cursor reaches
+ * it (so a long result does not hold every series' chunks in memory at once). Not thread-safe: one
+ * per reading thread.
+ */
+public final class HeadQuery {
+    private final Shard[] shards;
+    private final long minTimeMs;
+    private final long maxTimeMs;
+    private final List<Entry> entries;
+    private final SeriesSnapshot snapshot = new SeriesSnapshot();
+    private int cursor = -1;
+
+    private record Entry(int shard, int id, byte[] labels) {
+    }
+
+    private HeadQuery(Shard[] shards, long minTimeMs, long maxTimeMs, List<Entry> entries) {
+        this.shards = shards;
+        this.minTimeMs = minTimeMs;
+        this.maxTimeMs = maxTimeMs;
+        this.entries = entries;
+    }
+
+    /**
+     * Selects in every shard and keeps the series whose first..last timestamps meet the range, read
+     * from the series struct (no chunk is copied here: each series is snapshotted once, in
+     * {@link #next()}); only their labels are copied, for the sort.
+     */
+    public static HeadQuery run(Shard[] shards, long minTimeMs, long maxTimeMs, Matcher... matchers) {
+        List<Entry> entries = new ArrayList<>();
+        for (int s = 0; s < shards.length; s++) {
+            Shard shard = shards[s];
+            RoaringBitmap ids = shard.labelIndex().select(matchers);
+            for (PeekableIntIterator it = ids.getIntIterator(); it.hasNext(); ) {
+                int id = it.next();
+                if (shard.mayOverlap(id, minTimeMs, maxTimeMs)) {
+                    entries.add(new Entry(s, id, shard.labelsCopy(id)));
+                }
+            }
+        }
+        LabelsView a = new LabelsView();
+        LabelsView b = new LabelsView();
+        entries.sort((x, y) -> a.wrap(x.labels, 0, x.labels.length).compareTo(b.wrap(y.labels, 0, y.labels.length)));
+        return new HeadQuery(shards, minTimeMs, maxTimeMs, entries);
+    }
+
+    /**
+     * Series in the result, an upper bound: {@link #next()} skips those that turn out to have no chunk
+     * in range (a gap in a series that started before and ended after it), and some series may have no
+     * sample exactly in range.
+     */
+    public int size() {
+        return entries.size();
+    }
+
+    /** Moves to the next series with a chunk overlapping the range and snapshots it (one copy per series). */
+    public boolean next() {
+        while (++cursor < entries.size()) {
+            Entry e = entries.get(cursor);
+            shards[e.shard].snapshot(e.id, minTimeMs, maxTimeMs, snapshot);
+            if (snapshot.chunkCount() > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The current series' labels. */
+    public LabelsView labels() {
+        return snapshot.labels();
+    }
+
+    /** The current series' samples in range, in time order. */
+    public SeriesSnapshot.Samples samples() {
+        return snapshot.samples();
+    }
+
+    /** The current series' snapshot (labels and chunk bytes), e.g. for remote-read's chunk responses. */
+    public SeriesSnapshot snapshot() {
+        return snapshot;
+    }
+}

@@ -1,0 +1,249 @@
+package io.sluice.core.head.read;
+
+import io.sluice.core.chunk.XorChunkDescriptor;
+import io.sluice.core.chunk.XorIterator;
+import io.sluice.core.labels.LabelsView;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * A reader's private copy of one series: its canonical labels and the bytes of its chunks that
+ * overlap a time range, taken consistently by the series store ({@code SeriesStore.snapshot}). Reusable: one per
+ * reading thread, its buffers grow to the largest series read and are then reused.
+ *
+ * <p>Iterate with {@link #samples()}: samples in [minTimeMs, maxTimeMs], in time order.
+ */
+public final class SeriesSnapshot {
+    private byte[] labels = new byte[256];
+    private int labelsLength;
+    private final LabelsView labelsView = new LabelsView();
+    private byte[] chunkBytes = new byte[4096];
+    private MemorySegment chunkSegment = MemorySegment.ofArray(chunkBytes);
+    private int chunkBytesUsed;
+    private int[] chunkOffsets = new int[16];
+    private int[] chunkLengths = new int[16];
+    private int[] chunkSamples = new int[16];
+    private int chunkCount;
+    private int seriesId;
+    private long minTimeMs;
+    private long maxTimeMs;
+    private final Samples samples = new Samples();
+
+    public void reset(int id, long minTime, long maxTime) {
+        this.seriesId = id;
+        this.minTimeMs = minTime;
+        this.maxTimeMs = maxTime;
+        this.chunkCount = 0;
+        this.chunkBytesUsed = 0;
+        this.labelsLength = 0;
+    }
+
+    /** A buffer of at least {@code length} bytes for the writer to copy the series' labels into. */
+    public byte[] labelBuffer(int length) {
+        if (length > labels.length) {
+            labels = new byte[Math.max(length, labels.length * 2)];
+        }
+        return labels;
+    }
+
+    /** The series' labels are the first {@code length} bytes of {@link #labelBuffer}. */
+    public void labelsCopied(int length) {
+        labelsLength = length;
+    }
+
+    /** Copies {@code capacityBytes} of a chunk; {@code numSamples} < 0 means "read the chunk's own count". */
+    public void addChunk(MemorySegment page, long offset, int capacityBytes, int numSamples) {
+        if (chunkBytesUsed + capacityBytes > chunkBytes.length) {
+            chunkBytes = Arrays.copyOf(chunkBytes, Math.max(chunkBytesUsed + capacityBytes, chunkBytes.length * 2));
+            chunkSegment = MemorySegment.ofArray(chunkBytes);
+        }
+        if (chunkCount == chunkOffsets.length) {
+            int n = chunkCount * 2;
+            chunkOffsets = Arrays.copyOf(chunkOffsets, n);
+            chunkLengths = Arrays.copyOf(chunkLengths, n);
+            chunkSamples = Arrays.copyOf(chunkSamples, n);
+        }
+        MemorySegment.copy(page, ValueLayout.JAVA_BYTE, offset, chunkBytes, chunkBytesUsed, capacityBytes);
+        chunkOffsets[chunkCount] = chunkBytesUsed;
+        chunkLengths[chunkCount] = capacityBytes;
+        chunkSamples[chunkCount] = numSamples;
+        chunkCount++;
+        chunkBytesUsed += capacityBytes;
+    }
+
+    public int seriesId() {
+        return seriesId;
+    }
+
+    /** The series' labels; valid until the next snapshot into this object. */
+    public LabelsView labels() {
+        return labelsView.wrap(labels, 0, labelsLength);
+    }
+
+    public byte[] labelsArray() {
+        return labels;
+    }
+
+    public int labelsLength() {
+        return labelsLength;
+    }
+
+    public int chunkCount() {
+        return chunkCount;
+    }
+
+    /**
+     * Chunk {@code index} (0 .. {@link #chunkCount()} - 1, in time order) exactly as Prometheus'
+     * {@code XORChunk.Bytes()} returns it — the sample count in the header, the bit stream up to the
+     * last sample, the bits after it zero — with its first and last timestamps: what remote-read's
+     * {@code STREAMED_XOR_CHUNKS} sends. Whole chunks: samples outside the snapshot's range stay in.
+     * The open chunk is cut at the sample count its writer had published, so bytes of a sample being
+     * appended meanwhile never leak in. Decodes the chunk once (for its bit length and times).
+     *
+     * @throws IllegalStateException if the chunk does not decode (a broken invariant: we wrote it)
+     */
+    public ExactChunk exactChunk(int index, ExactChunk into) {
+        Objects.checkIndex(index, chunkCount);
+        int off = chunkOffsets[index];
+        int n = chunkSamples[index] >= 0 ? chunkSamples[index] : XorChunkDescriptor.headerNumSamples(chunkSegment, off);
+        XorIterator it = into.iterator.reset(chunkSegment, off, chunkLengths[index], n);
+        long first = 0;
+        long last = 0;
+        while (it.next()) {
+            if (it.numRead() == 1) {
+                first = it.timestampMs();
+            }
+            last = it.timestampMs();
+        }
+        if (it.hasError() || it.numRead() != n) {
+            throw new IllegalStateException("chunk " + index + " of series " + seriesId + " does not decode: "
+                    + it.error() + " at bit " + it.errorBitPosition());
+        }
+        int length = (int) ((it.bitLength() + Byte.SIZE - 1) / Byte.SIZE);
+        into.set(chunkBytes, off, length, (int) (it.bitLength() % Byte.SIZE), n, first, last);
+        return into;
+    }
+
+    /** One chunk's exact bytes and time range ({@link #exactChunk}); reusable, its buffer grows. */
+    public static final class ExactChunk {
+        private final XorIterator iterator = new XorIterator();
+        private byte[] bytes = new byte[256];
+        private int length;
+        private int numSamples;
+        private long minTimeMs;
+        private long maxTimeMs;
+
+        void set(byte[] source, int off, int len, int bitsInLastByte, int n, long first, long last) {
+            if (len > bytes.length) {
+                bytes = new byte[Math.max(len, bytes.length * 2)];
+            }
+            System.arraycopy(source, off, bytes, 0, len);
+            bytes[XorChunkDescriptor.NUM_SAMPLES_OFFSET] = (byte) (n >>> 8);
+            bytes[XorChunkDescriptor.NUM_SAMPLES_OFFSET + 1] = (byte) n;
+            if (bitsInLastByte != 0) {
+                bytes[len - 1] &= (byte) (0xFF << (Byte.SIZE - bitsInLastByte));
+            }
+            length = len;
+            numSamples = n;
+            minTimeMs = first;
+            maxTimeMs = last;
+        }
+
+        /** The chunk is {@code bytes()[0, length())}. */
+        public byte[] bytes() {
+            return bytes;
+        }
+
+        public int length() {
+            return length;
+        }
+
+        public int numSamples() {
+            return numSamples;
+        }
+
+        /** Timestamp of the chunk's first sample. */
+        public long minTimeMs() {
+            return minTimeMs;
+        }
+
+        /** Timestamp of the chunk's last sample. */
+        public long maxTimeMs() {
+            return maxTimeMs;
+        }
+    }
+
+    /** The samples of this snapshot in the requested range; restarts on every call. */
+    public Samples samples() {
+        return samples.start();
+    }
+
+    /** Iterates a snapshot's samples in [minTimeMs, maxTimeMs], in time order, without allocating. */
+    public final class Samples {
+        private final XorIterator iterator = new XorIterator();
+        private int chunk;
+        private boolean inChunk;
+        private long timestampMs;
+        private long valueBits;
+        private boolean corrupt;
+
+        Samples start() {
+            chunk = 0;
+            inChunk = false;
+            corrupt = false;
+            return this;
+        }
+
+        public boolean next() {
+            while (true) {
+                if (!inChunk) {
+                    if (chunk == chunkCount) {
+                        return false;
+                    }
+                    int off = chunkOffsets[chunk];
+                    int n = chunkSamples[chunk] >= 0 ? chunkSamples[chunk]
+                            : XorChunkDescriptor.headerNumSamples(chunkSegment, off);
+                    iterator.reset(chunkSegment, off, chunkLengths[chunk], n);
+                    chunk++;
+                    inChunk = true;
+                }
+                if (!iterator.next()) {
+                    corrupt |= iterator.hasError();
+                    inChunk = false;
+                    continue;
+                }
+                long t = iterator.timestampMs();
+                if (t < minTimeMs) {
+                    continue;
+                }
+                if (t > maxTimeMs) {
+                    inChunk = false;
+                    chunk = chunkCount; // chunks are in time order: nothing later can be in range
+                    return false;
+                }
+                timestampMs = t;
+                valueBits = iterator.valueBits();
+                return true;
+            }
+        }
+
+        public long timestampMs() {
+            return timestampMs;
+        }
+
+        public long valueBits() {
+            return valueBits;
+        }
+
+        public double value() {
+            return Double.longBitsToDouble(valueBits);
+        }
+
+        /** True if a chunk failed to decode (a broken invariant: head chunks are written by us). */
+        public boolean hasCorruptChunk() {
+            return corrupt;
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package io.sluice.core.head.shard;
+
+import io.sluice.core.chunk.ChunkCutPolicy;
+import io.sluice.core.head.chunkfiles.ChunkFileDescriptor;
+import java.nio.file.Path;
+
+/**
+ * Configuration of one shard.
+ *
+ * @param walDirectory         the shard's own WAL directory; its parent is the shard's directory,
+ *                             which also holds {@code chunks/} and the checkpoints
+ * @param walSegmentBytes      WAL segment size (128 MiB in production; small in tests)
+ * @param walSyncIntervalMs    group commit: the WAL is forced at most this often (and on close)
+ * @param queueBatches         batches in flight per shard (its queue and pool); with
+ *                             {@code batchBytes} this bounds the memory between consumers and shard
+ * @param batchBytes           capacity of one batch
+ * @param maxSeries            cardinality limit; new series beyond it are rejected and counted
+ * @param chunkRangeMs         chunks never span a multiple of this (Prometheus' 2 h block range)
+ * @param maxBatchesPerWork    batches one {@code doWork()} applies before it returns (fairness)
+ * @param checkpointIntervalMs how often the shard checkpoints (0: only on close and on request)
+ * @param seriesIdleTimeoutMs  a series whose last sample is this much older than the shard's newest
+ *                             sample has its open chunk cut to the chunk files at the next checkpoint (0: never)
+ * @param chunkFileBytes       size of one chunk file (created at full size, sparse)
+ * @param retentionMs          closed chunks whose last sample is this much older than the shard's newest
+ *                             sample are dropped at a checkpoint, and series with nothing newer removed (0: never)
+ */
+public record ShardOptions(Path walDirectory, long walSegmentBytes, long walSyncIntervalMs, int queueBatches,
+                           int batchBytes, int maxSeries, long chunkRangeMs, int maxBatchesPerWork,
+                           long checkpointIntervalMs, long seriesIdleTimeoutMs, long chunkFileBytes, long retentionMs) {
+    // The defaults, in one place: the server's configuration table shows these (ConfigKey derives its text from them).
+    public static final long DEFAULT_WAL_SEGMENT_BYTES = 128L << 20;
+    public static final long DEFAULT_WAL_SYNC_INTERVAL_MS = 100;
+    public static final int DEFAULT_QUEUE_BATCHES = 8;
+    public static final int DEFAULT_BATCH_BYTES = 256 * 1024;
+    public static final int DEFAULT_MAX_SERIES = 2_000_000;
+    public static final long DEFAULT_CHECKPOINT_INTERVAL_MS = 5 * 60_000L;
+    public static final long DEFAULT_SERIES_IDLE_TIMEOUT_MS = 24 * 3_600_000L;
+    /** Prometheus' default retention. */
+    public static final long DEFAULT_RETENTION_MS = 15 * 86_400_000L;
+
+    public ShardOptions {
+        if (queueBatches < 2 || batchBytes < 1024 || maxSeries < 1 || chunkRangeMs < 1 || maxBatchesPerWork < 1
+                || walSyncIntervalMs < 0 || walSegmentBytes < 64 * 1024 || checkpointIntervalMs < 0 || seriesIdleTimeoutMs < 0 || retentionMs < 0
+                || chunkFileBytes < ChunkFileDescriptor.MIN_FILE_BYTES || chunkFileBytes > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("invalid shard options: " + this);
+        }
+    }
+
+    /** Options without the persistence settings: defaults for those. */
+    public ShardOptions(Path walDirectory, long walSegmentBytes, long walSyncIntervalMs, int queueBatches, int batchBytes,
+                        int maxSeries, long chunkRangeMs, int maxBatchesPerWork) {
+        this(walDirectory, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeries, chunkRangeMs,
+                maxBatchesPerWork, DEFAULT_CHECKPOINT_INTERVAL_MS, DEFAULT_SERIES_IDLE_TIMEOUT_MS, ChunkFileDescriptor.DEFAULT_FILE_BYTES,
+                DEFAULT_RETENTION_MS);
+    }
+
+    /** Production defaults for a shard whose WAL lives in {@code walDirectory}. */
+    public static ShardOptions defaults(Path walDirectory) {
+        return new ShardOptions(walDirectory, DEFAULT_WAL_SEGMENT_BYTES, DEFAULT_WAL_SYNC_INTERVAL_MS, DEFAULT_QUEUE_BATCHES,
+                DEFAULT_BATCH_BYTES, DEFAULT_MAX_SERIES, ChunkCutPolicy.DEFAULT_CHUNK_RANGE_MS, 4);
+    }
+
+    /** The shard's directory: the WAL's parent. */
+    public Path shardDirectory() {
+        Path parent = walDirectory.toAbsolutePath().getParent();
+        return parent == null ? walDirectory.toAbsolutePath() : parent;
+    }
+
+    public ShardOptions withWalSegmentBytes(long bytes) {
+        return new ShardOptions(walDirectory, bytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeries, chunkRangeMs,
+                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
+    }
+
+    public ShardOptions withMaxSeries(int series) {
+        return new ShardOptions(walDirectory, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, series, chunkRangeMs,
+                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
+    }
+
+    public ShardOptions withQueue(int batches, int bytesPerBatch) {
+        return new ShardOptions(walDirectory, walSegmentBytes, walSyncIntervalMs, batches, bytesPerBatch, maxSeries, chunkRangeMs,
+                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
+    }
+
+    public ShardOptions withWalSyncIntervalMs(long ms) {
+        return new ShardOptions(walDirectory, walSegmentBytes, ms, queueBatches, batchBytes, maxSeries, chunkRangeMs,
+                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
+    }
+
+    /** Checkpoint every {@code intervalMs} and on close (0: only on close and on request). */
+    public ShardOptions withCheckpointIntervalMs(long intervalMs) {
+        return new ShardOptions(walDirectory, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeries, chunkRangeMs,
+                maxBatchesPerWork, intervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
+    }
+
+    public ShardOptions withSeriesIdleTimeoutMs(long timeoutMs) {
+        return new ShardOptions(walDirectory, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeries, chunkRangeMs,
+                maxBatchesPerWork, checkpointIntervalMs, timeoutMs, chunkFileBytes, retentionMs);
+    }
+
+    public ShardOptions withChunkFileBytes(long bytes) {
+        return new ShardOptions(walDirectory, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeries, chunkRangeMs,
+                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, bytes, retentionMs);
+    }
+
+    public ShardOptions withRetentionMs(long ms) {
+        return new ShardOptions(walDirectory, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeries, chunkRangeMs,
+                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, ms);
+    }
+}

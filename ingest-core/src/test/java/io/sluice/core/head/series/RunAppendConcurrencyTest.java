@@ -1,0 +1,133 @@
+package io.sluice.core.head.series;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.core.chunk.ChunkCutPolicy;
+import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.memory.MemoryAccounting;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Readers during run appends: while one thread appends runs (with duplicates and out-of-order
+ * samples among them, cuts and block grows), reader threads take snapshots of the series and decode
+ * them. Every chunk they see must decode whole (exactly, via {@link SeriesSnapshot#exactChunk}) and
+ * hold a prefix of the series' accepted samples, never a torn or foreign sample.
+ */
+class RunAppendConcurrencyTest {
+    private static final int SERIES = 64;
+    private static final int SAMPLES = 3_000;
+    private static final long STEP_MS = 15_000;
+    private static final long BASE_MS = 1_700_000_000_000L;
+
+    /** The value of sample {@code k} of series {@code s}: gauges with some repeats, distinct per series. */
+    private static long value(int s, long k) {
+        return Double.doubleToRawLongBits(s * 1_000.0 + (k % 11 == 0 ? 0.5 : k % 997 * 0.25));
+    }
+
+    @Test
+    void readersNeverSeeTornOrForeignSamples() throws Exception {
+        try (SeriesStore store = new SeriesStore(new MemoryAccounting(), ChunkCutPolicy.DEFAULT_CHUNK_RANGE_MS)) {
+            ExecutorService pool = Executors.newFixedThreadPool(3);
+            AtomicBoolean done = new AtomicBoolean();
+            AtomicLong checked = new AtomicLong();
+            try {
+                Future<?> writer = pool.submit(() -> write(store, done));
+                Future<?>[] readers = new Future<?>[2];
+                for (int r = 0; r < readers.length; r++) {
+                    int seed = r;
+                    readers[r] = pool.submit(() -> read(store, done, checked, seed));
+                }
+                writer.get(2, TimeUnit.MINUTES);
+                for (Future<?> reader : readers) {
+                    reader.get(2, TimeUnit.MINUTES);
+                }
+            } finally {
+                done.set(true);
+                pool.shutdownNow();
+                assertThat(pool.awaitTermination(1, TimeUnit.MINUTES)).isTrue();
+            }
+            assertThat(checked.get()).as("samples checked by readers").isPositive();
+            for (int s = 0; s < SERIES; s++) {
+                assertThat(verify(store, s, new SeriesSnapshot())).as("series %d at the end", s).isEqualTo(SAMPLES);
+            }
+        }
+    }
+
+    private static void write(SeriesStore store, AtomicBoolean done) {
+        try {
+            for (int s = 0; s < SERIES; s++) {
+                byte[] labels = ("series-" + s).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                store.create(s, labels, 0, labels.length);
+            }
+            SplittableRandom random = new SplittableRandom(5);
+            long[] ts = new long[400];
+            long[] vs = new long[400];
+            int[] next = new int[SERIES];
+            AppendCounts counts = new AppendCounts();
+            int left = SERIES;
+            while (left > 0) {
+                int s = random.nextInt(SERIES);
+                if (next[s] == SAMPLES) {
+                    continue;
+                }
+                int n = 0;
+                int want = 1 + random.nextInt(random.nextBoolean() ? 8 : 300);
+                while (n < want && next[s] < SAMPLES) {
+                    if (next[s] > 0 && random.nextInt(20) == 0) { // a duplicate or an older sample: skipped
+                        long k = next[s] - 1 - random.nextInt(Math.min(next[s], 3));
+                        ts[n] = BASE_MS + k * STEP_MS;
+                        vs[n++] = random.nextBoolean() ? value(s, k) : value(s, k) ^ 1;
+                        continue;
+                    }
+                    ts[n] = BASE_MS + next[s] * STEP_MS;
+                    vs[n++] = value(s, next[s]++);
+                }
+                store.appendRun(s, ts, vs, 0, n, counts);
+                left -= next[s] == SAMPLES ? 1 : 0;
+            }
+            assertThat(counts.appended).isEqualTo((long) SERIES * SAMPLES);
+        } finally {
+            done.set(true);
+        }
+    }
+
+    private static void read(SeriesStore store, AtomicBoolean done, AtomicLong checked, int seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        SeriesSnapshot snapshot = new SeriesSnapshot();
+        while (!done.get()) {
+            int count = store.count();
+            if (count == 0) {
+                Thread.onSpinWait();
+                continue;
+            }
+            checked.addAndGet(verify(store, random.nextInt(count), snapshot));
+        }
+    }
+
+    /** Checks a snapshot of series {@code s}: whole chunks holding samples 0..n-1 exactly; returns n. */
+    private static int verify(SeriesStore store, int s, SeriesSnapshot snapshot) {
+        store.snapshot(s, Long.MIN_VALUE, Long.MAX_VALUE, snapshot);
+        SeriesSnapshot.ExactChunk chunk = new SeriesSnapshot.ExactChunk();
+        for (int c = 0; c < snapshot.chunkCount(); c++) {
+            snapshot.exactChunk(c, chunk); // throws if a chunk does not decode
+            assertThat(Arrays.copyOf(chunk.bytes(), chunk.length())).isNotEmpty();
+        }
+        SeriesSnapshot.Samples samples = snapshot.samples();
+        int k = 0;
+        while (samples.next()) {
+            assertThat(samples.timestampMs()).as("series %d sample %d", s, k).isEqualTo(BASE_MS + k * STEP_MS);
+            assertThat(samples.valueBits()).as("series %d sample %d", s, k).isEqualTo(value(s, k));
+            k++;
+        }
+        assertThat(samples.hasCorruptChunk()).isFalse();
+        return k;
+    }
+}
