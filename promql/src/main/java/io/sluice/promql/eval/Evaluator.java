@@ -388,10 +388,12 @@ public final class Evaluator {
         private SampleIterator it;
         private final RowSource rows;
         private final Grid inner;
+        private final Grid grid;
         private final long minT;
         private final long maxT;
 
         Windows(Expr arg, Grid g) {
+            this.grid = g;
             if (arg instanceof Expr.MatrixSelector ms) {
                 Expr.VectorSelector vs = ms.selector();
                 rangeMs = ms.rangeMs();
@@ -429,13 +431,27 @@ public final class Evaluator {
                 while (set.next()) {
                     it = set.iterator(it);
                     n = 0;
-                    boolean have = it.seek(minT + 1);
-                    while (have && it.timestamp() <= maxT) {
-                        double v = it.value();
-                        if (!SampleIterator.isStaleMarker(v)) {
-                            add(it.timestamp(), v);
+                    // Only the samples inside some step's window: seek to each window past what was read.
+                    long readTo = Long.MIN_VALUE;
+                    boolean have = true;
+                    for (int i = 0; i < grid.n() && have; i++) {
+                        long end = refTime(grid, i, offset, at, atMs);
+                        long from = Math.max(end - rangeMs, readTo);
+                        if (from >= end) {
+                            continue;
                         }
-                        have = it.next();
+                        have = it.seek(from + 1);
+                        while (have && it.timestamp() <= end) {
+                            double v = it.value();
+                            if (!SampleIterator.isStaleMarker(v)) {
+                                add(it.timestamp(), v);
+                            }
+                            have = it.next();
+                        }
+                        readTo = end;
+                        if (at != Expr.AtKind.NONE) {
+                            break;
+                        }
                     }
                     if (n > 0) {
                         labels = set.labels();
