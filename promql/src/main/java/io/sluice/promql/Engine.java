@@ -22,17 +22,7 @@ public final class Engine {
 
     /** Parses a query (a {@link ParseException} with Prometheus' message when it does not parse). */
     public Expr parse(String query) {
-        try {
-            java.lang.reflect.Method m = Class.forName("io.sluice.promql.parse.Parser").getMethod("parse", String.class);
-            return (Expr) m.invoke(null, query);
-        } catch (java.lang.reflect.InvocationTargetException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new IllegalStateException(e.getCause());
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("the PromQL parser is not available", e);
-        }
+        return io.sluice.promql.parse.Parser.parse(query);
     }
 
     /** An instant query at {@code timeMs}; {@code lookbackDeltaMs} 0 uses the engine's default. */
