@@ -54,13 +54,16 @@ public final class Evaluator {
     private final QueryLimits limits;
     private final long queryStart;
     private final long queryEnd;
+    private final long queryStep;
     private final Set<String> warnings = new LinkedHashSet<>();
     private final Set<String> infos = new LinkedHashSet<>();
     private long samples;
     private int checkCounter;
 
-    public Evaluator(Queryable queryable, long lookbackMs, QueryLimits limits, long queryStart, long queryEnd) {
+    /** {@code queryStepMs} 0 for an instant query. */
+    public Evaluator(Queryable queryable, long lookbackMs, QueryLimits limits, long queryStart, long queryEnd, long queryStepMs) {
         this.queryable = queryable;
+        this.queryStep = queryStepMs;
         this.lookback = lookbackMs;
         this.limits = limits;
         this.queryStart = queryStart;
@@ -275,6 +278,18 @@ public final class Evaluator {
 
     // ---------------------------------------------------------------- selectors
 
+    long queryStart() {
+        return queryStart;
+    }
+
+    long queryEnd() {
+        return queryEnd;
+    }
+
+    long queryStep() {
+        return queryStep;
+    }
+
     long atTime(Expr.AtKind kind, long atMs) {
         return switch (kind) {
             case START -> queryStart;
@@ -394,6 +409,9 @@ public final class Evaluator {
 
         Windows(Expr arg, Grid g) {
             this.grid = g;
+            while (arg instanceof Expr.Paren p) {
+                arg = p.expr();
+            }
             if (arg instanceof Expr.MatrixSelector ms) {
                 Expr.VectorSelector vs = ms.selector();
                 rangeMs = ms.rangeMs();

@@ -24,6 +24,20 @@ final class Functions {
                 return scalar(g, i -> g.t(i) / 1000.0);
             case "pi":
                 return scalar(g, i -> Math.PI);
+            case "start":
+                return scalar(g, i -> ev.queryStart() / 1000.0);
+            case "end":
+                return scalar(g, i -> ev.queryEnd() / 1000.0);
+            case "range":
+                return scalar(g, i -> (ev.queryEnd() - ev.queryStart()) / 1000.0);
+            case "step":
+                return scalar(g, i -> ev.queryStep() / 1000.0);
+            case "min_of", "max_of": {
+                double[] a = ev.evalScalar(args.get(0), g);
+                double[] b = ev.evalScalar(args.get(1), g);
+                boolean min = fn.equals("min_of");
+                return scalar(g, i -> min ? Math.min(a[i], b[i]) : Math.max(a[i], b[i]));
+            }
             case "vector": {
                 double[] s = ev.evalScalar(args.get(0), g);
                 Row r = new Row(Labels.EMPTY, false, s.clone());
