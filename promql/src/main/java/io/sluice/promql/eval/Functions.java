@@ -102,7 +102,7 @@ final class Functions {
                 return LabelFunctions.labelJoin(ev, c, g);
             case "sort", "sort_desc", "sort_by_label", "sort_by_label_desc":
                 return sort(ev, c, g);
-            case "histogram_quantile":
+            case "histogram_quantile", "histogram_fraction", "histogram_quantiles":
                 return HistogramQuantile.eval(ev, c, g);
             case "clamp", "clamp_min", "clamp_max": {
                 RowSource src = ev.evalVector(args.get(0), g);
