@@ -102,6 +102,17 @@ final class Functions {
                 return LabelFunctions.labelJoin(ev, c, g);
             case "sort", "sort_desc", "sort_by_label", "sort_by_label_desc":
                 return sort(ev, c, g);
+            case "histogram_avg", "histogram_count", "histogram_sum", "histogram_stddev", "histogram_stdvar": {
+                // Native-histogram functions ignore float samples: over floats they yield nothing.
+                RowSource src = ev.evalVector(args.get(0), g);
+                while (src.next() != null) {
+                    ev.check();
+                }
+                return new Evaluator.VecVal(() -> null);
+            }
+            case "info", "start_timestamp":
+                throw new io.sluice.promql.PromQLException(io.sluice.promql.PromQLException.ErrorType.BAD_DATA,
+                        "function \"" + fn + "\" is not supported by Sluice");
             case "histogram_quantile", "histogram_fraction", "histogram_quantiles":
                 return HistogramQuantile.eval(ev, c, g);
             case "clamp", "clamp_min", "clamp_max": {
