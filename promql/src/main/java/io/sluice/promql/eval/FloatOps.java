@@ -1,0 +1,135 @@
+package io.sluice.promql.eval;
+
+import java.math.BigDecimal;
+import java.util.Arrays;
+
+/** Small float helpers with Prometheus' semantics (Kahan-Neumaier increments, quantile, number text). */
+final class FloatOps {
+    private FloatOps() {
+    }
+
+    /** Kahan-Neumaier increment: returns the new sum and stores the new compensation in {@code c[0]}. */
+    static double kahanInc(double inc, double sum, double[] c) {
+        double t = sum + inc;
+        if (Double.isInfinite(t)) {
+            c[0] = 0;
+        } else if (Math.abs(sum) >= Math.abs(inc)) {
+            c[0] += (sum - t) + inc;
+        } else {
+            c[0] += (inc - t) + sum;
+        }
+        return t;
+    }
+
+    /** Sorts {@code vs[0..n)} with NaN first, as Prometheus' value heap orders, then interpolates. */
+    static double quantile(double q, double[] vs, int n) {
+        if (n == 0 || Double.isNaN(q)) {
+            return Double.NaN;
+        }
+        if (q < 0) {
+            return Double.NEGATIVE_INFINITY;
+        }
+        if (q > 1) {
+            return Double.POSITIVE_INFINITY;
+        }
+        sortNaNFirst(vs, n);
+        double rank = q * (n - 1);
+        double lower = Math.max(0, Math.floor(rank));
+        double upper = Math.min(n - 1, lower + 1);
+        double weight = rank - Math.floor(rank);
+        return vs[(int) lower] * (1 - weight) + vs[(int) upper] * weight;
+    }
+
+    static void sortNaNFirst(double[] vs, int n) {
+        Arrays.sort(vs, 0, n); // Java puts NaN last
+        int nan = 0;
+        for (int i = n - 1; i >= 0 && Double.isNaN(vs[i]); i--) {
+            nan++;
+        }
+        if (nan > 0 && nan < n) {
+            System.arraycopy(vs, 0, vs, nan, n - nan);
+            Arrays.fill(vs, 0, nan, Double.NaN);
+        }
+    }
+
+    /** Go's {@code strconv.FormatFloat(v, 'f', -1, 64)}. */
+    static String formatPlain(double v) {
+        if (Double.isNaN(v)) {
+            return "NaN";
+        }
+        if (Double.isInfinite(v)) {
+            return v > 0 ? "+Inf" : "-Inf";
+        }
+        if (v == 0) {
+            return (Double.doubleToRawLongBits(v) < 0) ? "-0" : "0";
+        }
+        String s = new BigDecimal(Double.toString(v)).stripTrailingZeros().toPlainString();
+        return s;
+    }
+
+    /** Go's {@code %g} / {@code strconv.FormatFloat(v, 'g', -1, 64)}: shortest digits, exponent when below 1e-4 or from 1e6. */
+    static String formatG(double v) {
+        if (Double.isNaN(v)) {
+            return "NaN";
+        }
+        if (Double.isInfinite(v)) {
+            return v > 0 ? "+Inf" : "-Inf";
+        }
+        BigDecimal bd = new BigDecimal(Double.toString(v)).stripTrailingZeros();
+        int exp = bd.precision() - bd.scale() - 1;
+        if (exp < -4 || exp >= 6) {
+            String digits = bd.unscaledValue().abs().toString();
+            StringBuilder sb = new StringBuilder();
+            if (v < 0) {
+                sb.append('-');
+            }
+            sb.append(digits.charAt(0));
+            if (digits.length() > 1) {
+                sb.append('.').append(digits, 1, digits.length());
+            }
+            sb.append('e').append(exp < 0 ? '-' : '+');
+            int ae = Math.abs(exp);
+            if (ae < 10) {
+                sb.append('0');
+            }
+            return sb.append(ae).toString();
+        }
+        return bd.toPlainString();
+    }
+
+    /** Natural order compare of label values (digits runs compared as numbers), as Prometheus' natsort. */
+    static int natCompare(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            char ca = a.charAt(i);
+            char cb = b.charAt(j);
+            if (Character.isDigit(ca) && Character.isDigit(cb)) {
+                int si = i;
+                int sj = j;
+                while (i < a.length() && Character.isDigit(a.charAt(i))) {
+                    i++;
+                }
+                while (j < b.length() && Character.isDigit(b.charAt(j))) {
+                    j++;
+                }
+                String na = a.substring(si, i).replaceFirst("^0+(?=.)", "");
+                String nb = b.substring(sj, j).replaceFirst("^0+(?=.)", "");
+                if (na.length() != nb.length()) {
+                    return Integer.compare(na.length(), nb.length());
+                }
+                int c = na.compareTo(nb);
+                if (c != 0) {
+                    return c;
+                }
+            } else {
+                if (ca != cb) {
+                    return Character.compare(ca, cb);
+                }
+                i++;
+                j++;
+            }
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
+    }
+}
