@@ -10,7 +10,6 @@ import io.sluice.promql.ast.ValueType;
 import io.sluice.promql.labels.Labels;
 import io.sluice.server.http.Reply;
 import io.sluice.server.http.RequestParams;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.LongSupplier;
 
@@ -112,7 +111,7 @@ final class PromqlRoutes {
     }
 
     /** Prometheus' JSON for a result; {@code limit} > 0 keeps that many series and warns when it cut. */
-    static byte[] write(QueryResult result, int limit) {
+    static JsonBuffer write(QueryResult result, int limit) {
         JsonBuffer json = new JsonBuffer(4096);
         json.raw("{\"status\":\"success\",\"data\":{\"resultType\":\"").raw(result.type().apiName()).raw("\",\"result\":");
         boolean truncated = false;
@@ -154,7 +153,7 @@ final class PromqlRoutes {
         }
         strings(json, "warnings", warnings);
         strings(json, "infos", result.infos());
-        return json.raw('}').toByteArray();
+        return json.raw('}');
     }
 
     private static void strings(JsonBuffer json, String field, List<String> values) {
@@ -187,9 +186,5 @@ final class PromqlRoutes {
             throw ApiError.badData("invalid parameter \"" + name + "\": missing");
         }
         return value;
-    }
-
-    static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 }
