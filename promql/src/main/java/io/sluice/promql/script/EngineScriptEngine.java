@@ -6,6 +6,7 @@ import io.sluice.promql.QueryLimits;
 import io.sluice.promql.QueryResult;
 import io.sluice.promql.ast.Expr;
 import io.sluice.promql.ast.Printer;
+import io.sluice.promql.labels.LabelMatcher;
 import io.sluice.promql.parse.Parser;
 import io.sluice.promql.storage.Queryable;
 import java.util.ArrayList;
@@ -51,6 +52,42 @@ public final class EngineScriptEngine implements ScriptEngine {
         boolean[] unsafe = new boolean[1];
         Expr pinned = pin(e, timeMs, unsafe);
         return unsafe[0] ? null : Printer.print(pinned);
+    }
+
+    @Override
+    public List<List<LabelMatcher>> selectors(String query) {
+        Expr e;
+        try {
+            e = Parser.parse(query);
+        } catch (RuntimeException ex) {
+            return null;
+        }
+        List<List<LabelMatcher>> out = new ArrayList<>();
+        collect(e, out);
+        return out;
+    }
+
+    private static void collect(Expr e, List<List<LabelMatcher>> out) {
+        switch (e) {
+            case Expr.NumberLiteral n -> { }
+            case Expr.StringLiteral s -> { }
+            case Expr.VectorSelector v -> out.add(v.matchers());
+            case Expr.MatrixSelector m -> out.add(m.selector().matchers());
+            case Expr.Subquery s -> collect(s.expr(), out);
+            case Expr.Call c -> c.args().forEach(a -> collect(a, out));
+            case Expr.Aggregate a -> {
+                collect(a.expr(), out);
+                if (a.param() != null) {
+                    collect(a.param(), out);
+                }
+            }
+            case Expr.Binary b -> {
+                collect(b.lhs(), out);
+                collect(b.rhs(), out);
+            }
+            case Expr.Unary u -> collect(u.expr(), out);
+            case Expr.Paren p -> collect(p.expr(), out);
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package io.sluice.promql.script;
 
 import io.sluice.promql.QueryResult;
 import io.sluice.promql.ast.ValueType;
+import io.sluice.promql.labels.LabelMatcher;
 import io.sluice.promql.labels.Labels;
 import io.sluice.promql.storage.MemoryQueryable;
 import io.sluice.promql.storage.SampleIterator;
@@ -28,8 +29,8 @@ import java.util.regex.Pattern;
  * <li>annotations and errors as the {@code expect} lines (and the old {@code eval_fail}/{@code _warn}/
  *     {@code _info}/{@code _ordered} forms) say.
  * </ul>
- * Native histograms are not supported: an eval expecting {@code {{...}}} values, or whose query names a
- * series loaded with histogram samples (or converted by {@code load_with_nhcb}), is reported
+ * Native histograms are not supported: an eval expecting {@code {{...}}} values, or whose query may select
+ * a series loaded with histogram samples (or made by {@code load_with_nhcb}), is reported
  * {@link Status#UNSUPPORTED} and not run; the float samples of such loads are loaded.
  */
 public final class ScriptRunner {
@@ -58,37 +59,39 @@ public final class ScriptRunner {
     /** Runs every command of {@code script} in order against fresh storage; one outcome per eval. */
     public List<Outcome> run(Script script) {
         MemoryQueryable storage = new MemoryQueryable();
-        Set<String> histogramNames = new HashSet<>();
+        Set<Labels> histogramSeries = new HashSet<>();
         List<Outcome> out = new ArrayList<>();
         for (Script.Command cmd : script.commands()) {
             switch (cmd) {
                 case Script.Clear c -> {
                     storage.clear();
-                    histogramNames.clear();
+                    histogramSeries.clear();
                 }
                 case Script.Load l -> {
-                    String err = load(storage, l, histogramNames);
+                    String err = load(storage, l, histogramSeries);
                     if (err != null) {
                         out.add(new Outcome(script.name(), l.line(), "load", Status.FAILED, err));
                     }
                 }
-                case Script.Eval e -> out.add(runEval(script.name(), storage, e, histogramNames));
+                case Script.Eval e -> out.add(runEval(script.name(), storage, e, histogramSeries));
             }
         }
         return out;
     }
 
-    private static String load(MemoryQueryable storage, Script.Load l, Set<String> histogramNames) {
+    private static String load(MemoryQueryable storage, Script.Load l, Set<Labels> histogramSeries) {
         String err = null;
         for (SeriesDescription sd : l.series()) {
             if (sd.hasHistogram()) {
-                histogramNames.add(sd.labels().metricName());
+                histogramSeries.add(sd.labels());
             }
             if (l.withNhcb()) {
+                // the native histogram load_with_nhcb makes: the classic series' base name, without le
                 String name = sd.labels().metricName();
                 for (String suffix : new String[] {"_bucket", "_count", "_sum"}) {
                     if (name.endsWith(suffix)) {
-                        histogramNames.add(name.substring(0, name.length() - suffix.length()));
+                        histogramSeries.add(sd.labels().toBuilder().delete("le")
+                                .set(Labels.METRIC_NAME, name.substring(0, name.length() - suffix.length())).build());
                     }
                 }
             }
@@ -105,14 +108,13 @@ public final class ScriptRunner {
         return err;
     }
 
-    private Outcome runEval(String file, MemoryQueryable storage, Script.Eval e, Set<String> histogramNames) {
+    private Outcome runEval(String file, MemoryQueryable storage, Script.Eval e, Set<Labels> histogramSeries) {
         if (e.expectsHistogram()) {
             return new Outcome(file, e.line(), e.query(), Status.UNSUPPORTED, "native histogram in the expected result");
         }
-        for (String name : histogramNames) {
-            if (mentions(e.query(), name)) {
-                return new Outcome(file, e.line(), e.query(), Status.UNSUPPORTED, "queries native histogram series " + name);
-            }
+        Labels h = readsHistogram(e.query(), histogramSeries);
+        if (h != null) {
+            return new Outcome(file, e.line(), e.query(), Status.UNSUPPORTED, "reads native histogram series " + h);
         }
         String err;
         try {
@@ -121,6 +123,28 @@ public final class ScriptRunner {
             err = "runner error: " + ex;
         }
         return new Outcome(file, e.line(), e.query(), err == null ? Status.PASSED : Status.FAILED, err);
+    }
+
+    /** A loaded native histogram series {@code query} may read, or null. */
+    private Labels readsHistogram(String query, Set<Labels> histogramSeries) {
+        if (histogramSeries.isEmpty()) {
+            return null;
+        }
+        List<List<LabelMatcher>> selectors = engine.selectors(query);
+        for (Labels h : histogramSeries) {
+            if (selectors == null) {
+                if (mentions(query, h.metricName())) {
+                    return h;
+                }
+                continue;
+            }
+            for (List<LabelMatcher> sel : selectors) {
+                if (sel.stream().allMatch(m -> m.matches(h.get(m.name())))) {
+                    return h;
+                }
+            }
+        }
+        return null;
     }
 
     /** Whether {@code name} occurs in {@code query} as a whole identifier. */

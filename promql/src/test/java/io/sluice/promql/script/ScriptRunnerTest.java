@@ -167,6 +167,27 @@ class ScriptRunnerTest {
     }
 
     @Test
+    void anEvalIsUnsupportedWhenOneOfItsSelectorsMatchesAHistogramSeries() {
+        FakeEngine e = new FakeEngine() {
+            @Override
+            public List<List<io.sluice.promql.labels.LabelMatcher>> selectors(String query) {
+                return List.of(List.of(io.sluice.promql.labels.LabelMatcher.equal("job", query)));
+            }
+        };
+        List<ScriptRunner.Outcome> out = run(e, """
+                load 1m
+                  h{job="x"} {{count:1}}
+                  f{job="y"} 1
+
+                eval instant at 0 x
+
+                eval instant at 0 y
+                """);
+        assertThat(out).extracting(ScriptRunner.Outcome::status)
+                .containsExactly(ScriptRunner.Status.UNSUPPORTED, ScriptRunner.Status.PASSED);
+    }
+
+    @Test
     void clearDropsData() {
         FakeEngine e = new FakeEngine();
         List<ScriptRunner.Outcome> out = run(e, DATA + "\nclear\n\neval instant at 1m m\n");
