@@ -29,9 +29,10 @@ import java.util.regex.Pattern;
  * <li>annotations and errors as the {@code expect} lines (and the old {@code eval_fail}/{@code _warn}/
  *     {@code _info}/{@code _ordered} forms) say.
  * </ul>
- * Native histograms are not supported: an eval expecting {@code {{...}}} values, or whose query may select
- * a series loaded with histogram samples (or made by {@code load_with_nhcb}), is reported
- * {@link Status#UNSUPPORTED} and not run; the float samples of such loads are loaded.
+ * Native histograms are not supported (their samples are not loaded; the float samples of the same loads
+ * are): an eval expecting {@code {{...}}} values is reported {@link Status#UNSUPPORTED} and not run, and an
+ * eval that fails while one of its selectors matches a series loaded with histogram samples (or made by
+ * {@code load_with_nhcb}) is reported {@link Status#UNSUPPORTED} rather than failed.
  */
 public final class ScriptRunner {
     /** Relative error allowed between an expected and a computed value (Prometheus' test epsilon). */
@@ -112,17 +113,20 @@ public final class ScriptRunner {
         if (e.expectsHistogram()) {
             return new Outcome(file, e.line(), e.query(), Status.UNSUPPORTED, "native histogram in the expected result");
         }
-        Labels h = readsHistogram(e.query(), histogramSeries);
-        if (h != null) {
-            return new Outcome(file, e.line(), e.query(), Status.UNSUPPORTED, "reads native histogram series " + h);
-        }
         String err;
         try {
             err = e.range() ? execRange(storage, e) : execInstant(storage, e);
         } catch (RuntimeException ex) {
             err = "runner error: " + ex;
         }
-        return new Outcome(file, e.line(), e.query(), err == null ? Status.PASSED : Status.FAILED, err);
+        if (err == null) {
+            return new Outcome(file, e.line(), e.query(), Status.PASSED, null);
+        }
+        Labels h = readsHistogram(e.query(), histogramSeries);
+        if (h != null) {
+            return new Outcome(file, e.line(), e.query(), Status.UNSUPPORTED, "reads native histogram series " + h + ": " + err);
+        }
+        return new Outcome(file, e.line(), e.query(), Status.FAILED, err);
     }
 
     /** A loaded native histogram series {@code query} may read, or null. */

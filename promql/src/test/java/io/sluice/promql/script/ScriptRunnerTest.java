@@ -148,7 +148,7 @@ class ScriptRunnerTest {
                 eval instant at 1m h
                   h {{schema:0 sum:1 count:1 buckets:[1]}}
 
-                eval instant at 1m sum(h)
+                eval instant at 1m h
                   {} 1
 
                 eval instant at 1m f
@@ -159,7 +159,7 @@ class ScriptRunnerTest {
                   k_bucket{le="1"} 1
                   k_bucket{le="+Inf"} 2
 
-                eval instant at 0 histogram_quantile(0.5, k)
+                eval instant at 0 k
                   {} 1
                 """);
         assertThat(out).extracting(ScriptRunner.Outcome::status).containsExactly(ScriptRunner.Status.UNSUPPORTED,
@@ -180,11 +180,16 @@ class ScriptRunnerTest {
                   f{job="y"} 1
 
                 eval instant at 0 x
+                  x 1
+
+                eval instant at 0 x
 
                 eval instant at 0 y
+                  y 1
                 """);
+        // fails reading a histogram series: unsupported; passes anyway: passed; fails without one: failed
         assertThat(out).extracting(ScriptRunner.Outcome::status)
-                .containsExactly(ScriptRunner.Status.UNSUPPORTED, ScriptRunner.Status.PASSED);
+                .containsExactly(ScriptRunner.Status.UNSUPPORTED, ScriptRunner.Status.PASSED, ScriptRunner.Status.FAILED);
     }
 
     @Test
