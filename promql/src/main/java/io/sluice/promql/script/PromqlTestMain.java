@@ -13,6 +13,7 @@ import java.util.List;
  * {@code java io.sluice.promql.script.PromqlTestMain FILE...}. Prints each failing eval (file:line, the
  * query, what was expected and what came back) and ends with the line {@code N passed, N failed, N
  * unsupported}; exits 0 only when nothing failed. A file that does not parse counts as one failure.
+ * {@code --show-unsupported} also prints each eval not run for want of native histograms, and why.
  */
 public final class PromqlTestMain {
     private PromqlTestMain() {
@@ -20,18 +21,28 @@ public final class PromqlTestMain {
 
     public static void main(String[] args) {
         if (args.length == 0) {
-            System.err.println("usage: PromqlTestMain FILE.test...");
+            System.err.println("usage: PromqlTestMain [--show-unsupported] FILE.test...");
             System.exit(2);
         }
         List<Path> files = new ArrayList<>();
+        boolean showUnsupported = false;
         for (String a : args) {
-            files.add(Path.of(a));
+            if (a.equals("--show-unsupported")) {
+                showUnsupported = true;
+            } else {
+                files.add(Path.of(a));
+            }
         }
-        System.exit(run(files, new EngineScriptEngine(), System.out));
+        System.exit(run(files, new EngineScriptEngine(), System.out, showUnsupported));
     }
 
     /** Runs {@code files} against {@code engine}, printing to {@code out}; the exit code (0: nothing failed). */
     public static int run(List<Path> files, ScriptEngine engine, PrintStream out) {
+        return run(files, engine, out, false);
+    }
+
+    /** As {@link #run(List, ScriptEngine, PrintStream)}; {@code showUnsupported} also prints why each unsupported eval is. */
+    public static int run(List<Path> files, ScriptEngine engine, PrintStream out, boolean showUnsupported) {
         int passed = 0;
         int failed = 0;
         int unsupported = 0;
@@ -52,7 +63,13 @@ public final class PromqlTestMain {
             for (ScriptRunner.Outcome o : runner.run(script)) {
                 switch (o.status()) {
                     case PASSED -> passed++;
-                    case UNSUPPORTED -> unsupported++;
+                    case UNSUPPORTED -> {
+                        unsupported++;
+                        if (showUnsupported) {
+                            out.println(o.file() + ":" + o.line() + ": unsupported: " + o.query());
+                            out.println("    " + o.message());
+                        }
+                    }
                     case FAILED -> {
                         failed++;
                         out.println(o.file() + ":" + o.line() + ": " + o.query());
