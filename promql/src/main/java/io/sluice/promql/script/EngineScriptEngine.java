@@ -55,6 +55,16 @@ public final class EngineScriptEngine implements ScriptEngine {
     }
 
     @Override
+    public String parseError(String query) {
+        try {
+            Parser.parse(query);
+            return null;
+        } catch (RuntimeException ex) {
+            return ex.getMessage() == null ? ex.toString() : ex.getMessage();
+        }
+    }
+
+    @Override
     public List<List<LabelMatcher>> selectors(String query) {
         Expr e;
         try {

@@ -115,7 +115,12 @@ public final class ScriptRunner {
         }
         String err;
         try {
-            err = e.range() ? execRange(storage, e) : execInstant(storage, e);
+            String parseError = engine.parseError(e.query());
+            if (parseError != null) {
+                err = "the query does not parse (Prometheus rejects the whole script): " + parseError;
+            } else {
+                err = e.range() ? execRange(storage, e) : execInstant(storage, e);
+            }
         } catch (RuntimeException ex) {
             err = "runner error: " + ex;
         }
@@ -201,7 +206,7 @@ public final class ScriptRunner {
         if (err != null) {
             return err;
         }
-        String at = e.isFail() ? null : engine.withAtModifier(e.query(), e.evalMs());
+        String at = engine.withAtModifier(e.query(), e.evalMs());
         if (at != null) {
             long ts = e.evalMs();
             long[] times = ts == 0 ? new long[] {-1000, 0, 1000} : new long[] {-10 * ts, 0, ts / 5, ts, 10 * ts};

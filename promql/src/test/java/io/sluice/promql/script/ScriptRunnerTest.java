@@ -193,6 +193,19 @@ class ScriptRunnerTest {
     }
 
     @Test
+    void aQueryThatDoesNotParseFailsEvenWhenAFailureIsExpected() {
+        FakeEngine e = new FakeEngine() {
+            @Override
+            public String parseError(String query) {
+                return query.equals("boom") ? "1:1: parse error: nope" : null;
+            }
+        };
+        ScriptRunner.Outcome o = one(e, "eval instant at 0 boom\n  expect fail\n");
+        assertThat(o.status()).isEqualTo(ScriptRunner.Status.FAILED);
+        assertThat(o.message()).endsWith("1:1: parse error: nope");
+    }
+
+    @Test
     void clearDropsData() {
         FakeEngine e = new FakeEngine();
         List<ScriptRunner.Outcome> out = run(e, DATA + "\nclear\n\neval instant at 1m m\n");
