@@ -3,7 +3,7 @@
 # (io.sluice.promql.script.PromqlTestMain) and prints passed / failed / unsupported per file and the
 # totals. The files come from the Go module proxy (`go mod download`, into the Go module cache); they
 # are never copied into this repository. Unsupported: evals that need native histograms ({{...}} values,
-# load_with_nhcb series), counted apart from failures.
+# load_with_nhcb series) or start timestamps (@st lines), counted apart from failures.
 #
 #   benchmarks/promql-conformance.sh                 # every upstream file; stable float files marked *
 #   benchmarks/promql-conformance.sh -v              # also print each failing eval

@@ -32,7 +32,8 @@ import java.util.regex.Pattern;
  * Native histograms are not supported (their samples are not loaded; the float samples of the same loads
  * are): an eval expecting {@code {{...}}} values is reported {@link Status#UNSUPPORTED} and not run, and an
  * eval that fails while one of its selectors matches a series loaded with histogram samples (or made by
- * {@code load_with_nhcb}) is reported {@link Status#UNSUPPORTED} rather than failed.
+ * {@code load_with_nhcb}) is reported {@link Status#UNSUPPORTED} rather than failed. Start timestamps
+ * ({@code metric@st} lines) are not loaded either: a failing eval after such a load is unsupported too.
  */
 public final class ScriptRunner {
     /** Relative error allowed between an expected and a computed value (Prometheus' test epsilon). */
@@ -61,20 +62,23 @@ public final class ScriptRunner {
     public List<Outcome> run(Script script) {
         MemoryQueryable storage = new MemoryQueryable();
         Set<Labels> histogramSeries = new HashSet<>();
+        boolean[] startTimestamps = new boolean[1];
         List<Outcome> out = new ArrayList<>();
         for (Script.Command cmd : script.commands()) {
             switch (cmd) {
                 case Script.Clear c -> {
                     storage.clear();
                     histogramSeries.clear();
+                    startTimestamps[0] = false;
                 }
                 case Script.Load l -> {
                     String err = load(storage, l, histogramSeries);
+                    startTimestamps[0] |= l.hasStartTimestamps();
                     if (err != null) {
                         out.add(new Outcome(script.name(), l.line(), "load", Status.FAILED, err));
                     }
                 }
-                case Script.Eval e -> out.add(runEval(script.name(), storage, e, histogramSeries));
+                case Script.Eval e -> out.add(runEval(script.name(), storage, e, histogramSeries, startTimestamps[0]));
             }
         }
         return out;
@@ -109,7 +113,8 @@ public final class ScriptRunner {
         return err;
     }
 
-    private Outcome runEval(String file, MemoryQueryable storage, Script.Eval e, Set<Labels> histogramSeries) {
+    private Outcome runEval(String file, MemoryQueryable storage, Script.Eval e, Set<Labels> histogramSeries,
+                            boolean startTimestamps) {
         if (e.expectsHistogram()) {
             return new Outcome(file, e.line(), e.query(), Status.UNSUPPORTED, "native histogram in the expected result");
         }
@@ -130,6 +135,9 @@ public final class ScriptRunner {
         Labels h = readsHistogram(e.query(), histogramSeries);
         if (h != null) {
             return new Outcome(file, e.line(), e.query(), Status.UNSUPPORTED, "reads native histogram series " + h + ": " + err);
+        }
+        if (startTimestamps) {
+            return new Outcome(file, e.line(), e.query(), Status.UNSUPPORTED, "start timestamps (@st lines) are not loaded: " + err);
         }
         return new Outcome(file, e.line(), e.query(), Status.FAILED, err);
     }

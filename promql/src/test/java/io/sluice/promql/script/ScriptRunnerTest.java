@@ -206,6 +206,28 @@ class ScriptRunnerTest {
     }
 
     @Test
+    void failuresAfterStartTimestampsAreUnsupported() {
+        List<ScriptRunner.Outcome> out = run(new FakeEngine(), """
+                load 1m
+                  m@st 0 0
+                  m 1 2
+
+                eval instant at 1m m
+                  m 2
+
+                eval instant at 1m m
+                  m 3
+
+                clear
+
+                eval instant at 1m m
+                  m 3
+                """);
+        assertThat(out).extracting(ScriptRunner.Outcome::status).containsExactly(ScriptRunner.Status.PASSED,
+                ScriptRunner.Status.UNSUPPORTED, ScriptRunner.Status.FAILED);
+    }
+
+    @Test
     void clearDropsData() {
         FakeEngine e = new FakeEngine();
         List<ScriptRunner.Outcome> out = run(e, DATA + "\nclear\n\neval instant at 1m m\n");
