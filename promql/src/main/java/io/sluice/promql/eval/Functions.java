@@ -146,7 +146,7 @@ final class Functions {
                     return new Evaluator.VecVal(RowSource.of(List.of(new Row(Labels.EMPTY, false, v))));
                 }
                 RowSource src = ev.evalVector(args.get(0), g);
-                return map(src, (r, i, v) -> Double.isNaN(v) || Double.isInfinite(v) ? v : Evaluator.dateFn(fn, v), true);
+                return map(src, (r, i, v) -> Evaluator.dateFn(fn, v), true);
             }
             default:
                 DoubleUnaryOperator op = mathFunction(fn);
