@@ -167,7 +167,7 @@ final class Functions {
             case "exp" -> Math::exp;
             case "sqrt" -> Math::sqrt;
             case "ln" -> Math::log;
-            case "log2" -> v -> Math.log(v) / Math.log(2);
+            case "log2" -> Functions::log2;
             case "log10" -> Math::log10;
             case "sin" -> Math::sin;
             case "cos" -> Math::cos;
@@ -178,14 +178,99 @@ final class Functions {
             case "sinh" -> Math::sinh;
             case "cosh" -> Math::cosh;
             case "tanh" -> Math::tanh;
-            case "asinh" -> v -> Double.isInfinite(v) ? v : Math.log(v + Math.sqrt(v * v + 1));
-            case "acosh" -> v -> Math.log(v + Math.sqrt(v * v - 1));
-            case "atanh" -> v -> 0.5 * Math.log((1 + v) / (1 - v));
+            case "asinh" -> Functions::asinh;
+            case "acosh" -> Functions::acosh;
+            case "atanh" -> Functions::atanh;
             case "rad" -> v -> v * Math.PI / 180;
             case "deg" -> v -> v * 180 / Math.PI;
             case "sgn" -> v -> v < 0 ? -1 : v > 0 ? 1 : v;
             default -> null;
         };
+    }
+
+    private static final double LN2 = 6.93147180559945286227e-01;
+    private static final double LARGE = 1 << 28;
+    private static final double NEAR_ZERO = 1.0 / (1 << 28);
+
+    /** log2 as Go computes it: exact for powers of two. */
+    static double log2(double x) {
+        if (Double.isNaN(x) || Double.isInfinite(x) || x <= 0) {
+            return Math.log(x) / Math.log(2);
+        }
+        // frexp: x = frac * 2^exp with frac in [0.5, 1)
+        int exp = Math.getExponent(x) + 1;
+        if (Math.getExponent(x) == Double.MIN_EXPONENT - 1) { // subnormal
+            exp = Math.getExponent(x * 0x1p54) + 1 - 54;
+        }
+        double frac = Math.scalb(x, -exp);
+        if (frac == 0.5) {
+            return exp - 1;
+        }
+        return Math.log(frac) * (1 / LN2) + exp;
+    }
+
+    static double asinh(double x) {
+        if (Double.isNaN(x) || Double.isInfinite(x)) {
+            return x;
+        }
+        boolean sign = x < 0;
+        if (sign) {
+            x = -x;
+        }
+        double t;
+        if (x > LARGE) {
+            t = Math.log(x) + LN2;
+        } else if (x > 2) {
+            t = Math.log(2 * x + 1 / (Math.sqrt(x * x + 1) + x));
+        } else if (x < NEAR_ZERO) {
+            t = x;
+        } else {
+            t = Math.log1p(x + x * x / (1 + Math.sqrt(1 + x * x)));
+        }
+        return sign ? -t : t;
+    }
+
+    static double acosh(double x) {
+        if (x < 1 || Double.isNaN(x)) {
+            return Double.NaN;
+        }
+        if (x == 1) {
+            return 0;
+        }
+        if (x >= LARGE) {
+            return Math.log(x) + LN2;
+        }
+        if (x > 2) {
+            return Math.log(2 * x - 1 / (x + Math.sqrt(x * x - 1)));
+        }
+        double t = x - 1;
+        return Math.log1p(t + Math.sqrt(2 * t + t * t));
+    }
+
+    static double atanh(double x) {
+        if (x < -1 || x > 1 || Double.isNaN(x)) {
+            return Double.NaN;
+        }
+        if (x == 1) {
+            return Double.POSITIVE_INFINITY;
+        }
+        if (x == -1) {
+            return Double.NEGATIVE_INFINITY;
+        }
+        boolean sign = x < 0;
+        if (sign) {
+            x = -x;
+        }
+        double t;
+        if (x < NEAR_ZERO) {
+            t = x;
+        } else if (x < 0.5) {
+            t = x + x;
+            t = 0.5 * Math.log1p(t + t * x / (1 - x));
+        } else {
+            t = 0.5 * Math.log1p((x + x) / (1 - x));
+        }
+        return sign ? -t : t;
     }
 
     interface StepFn {
