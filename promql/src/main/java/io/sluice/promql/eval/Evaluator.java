@@ -211,6 +211,72 @@ public final class Evaluator {
     // ---------------------------------------------------------------- dispatch
 
     Val eval(Expr e, Grid g) {
+        if (g.n() > 1 && !(e instanceof Expr.NumberLiteral) && !(e instanceof Expr.StringLiteral)
+                && (e.type() == ValueType.VECTOR || e.type() == ValueType.SCALAR) && stepInvariant(e)) {
+            return broadcast(evalOnGrid(e, Grid.of(g.start(), g.start(), 0)), g.n());
+        }
+        return evalOnGrid(e, g);
+    }
+
+    /**
+     * Whether {@code e} has the same value at every step (its selectors and subqueries are pinned with
+     * {@code @}, and no function reads the evaluation time), so one evaluation serves every step.
+     */
+    static boolean stepInvariant(Expr e) {
+        return switch (e) {
+            case Expr.NumberLiteral n -> true;
+            case Expr.StringLiteral s -> true;
+            case Expr.VectorSelector vs -> vs.atKind() != Expr.AtKind.NONE;
+            case Expr.MatrixSelector ms -> ms.selector().atKind() != Expr.AtKind.NONE;
+            case Expr.Subquery sq -> sq.atKind() != Expr.AtKind.NONE;
+            case Expr.Paren p -> stepInvariant(p.expr());
+            case Expr.Unary u -> stepInvariant(u.expr());
+            case Expr.Binary b -> stepInvariant(b.lhs()) && stepInvariant(b.rhs());
+            // As Prometheus: an aggregation's parameter does not count.
+            case Expr.Aggregate a -> stepInvariant(a.expr());
+            case Expr.Call c -> {
+                boolean allArgs = true;
+                for (Expr a : c.args()) {
+                    allArgs &= stepInvariant(a);
+                }
+                yield switch (c.function()) {
+                    case "timestamp" -> allArgs && Functions.unparen(c.args().get(0)) instanceof Expr.VectorSelector;
+                    case "time", "day_of_month", "day_of_week", "day_of_year", "days_in_month", "hour", "minute", "month",
+                         "year", "start", "end", "range", "step", "predict_linear" -> false;
+                    default -> allArgs;
+                };
+            }
+        };
+    }
+
+    private Val broadcast(Val v, int n) {
+        return switch (v) {
+            case ScalarVal s -> {
+                double[] o = new double[n];
+                Arrays.fill(o, s.v()[0]);
+                yield new ScalarVal(o);
+            }
+            case VecVal vv -> {
+                RowSource src = vv.src();
+                double[] buf = new double[n];
+                Row out = new Row(null, false, buf);
+                yield new VecVal(() -> {
+                    Row r = src.next();
+                    if (r == null) {
+                        return null;
+                    }
+                    Arrays.fill(buf, r.v[0]);
+                    out.labels = r.labels;
+                    out.dropName = r.dropName;
+                    out.v = buf;
+                    return out;
+                });
+            }
+            default -> v;
+        };
+    }
+
+    private Val evalOnGrid(Expr e, Grid g) {
         return switch (e) {
             case Expr.NumberLiteral n -> {
                 double[] v = new double[g.n()];
