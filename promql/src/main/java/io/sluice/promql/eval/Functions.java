@@ -365,7 +365,6 @@ final class Functions {
         final double[] fp1 = p1;
         if (fn.equals("absent_over_time")) {
             boolean[] seen = new boolean[n];
-            double[] scratch = new double[0];
             while (w.next()) {
                 slide(w, g, (i, lo, hi, ws, we) -> {
                     if (hi > lo) {
@@ -387,29 +386,28 @@ final class Functions {
         double[] buf = new double[n];
         Row row = new Row(null, false, buf);
         long rangeMs = w.rangeMs;
+        RangeFunctions.Kind kind = RangeFunctions.Kind.of(fn);
+        RangeFunctions.Scratch scratch = new RangeFunctions.Scratch();
         return new Evaluator.VecVal(new RowSource() {
-            double[] scratch = new double[16];
+            boolean any;
+            int maxWindow;
+            final WindowFn step = (i, lo, hi, ws, we) -> {
+                double r = RangeFunctions.apply(kind, w.ts, w.vs, lo, hi, ws, we, rangeMs, g.t(i),
+                        fp0 == null ? 0 : fp0[i], fp1 == null ? 0 : fp1[i], scratch);
+                buf[i] = r;
+                any |= !Row.absent(r);
+                maxWindow = Math.max(maxWindow, hi - lo);
+            };
 
             @Override
             public Row next() {
                 while (w.next()) {
-                    if (scratch.length < w.n) {
-                        scratch = new double[w.ts.length];
-                    }
-                    boolean[] any = {false};
-                    int[] maxWindow = {0};
-                    slide(w, g, (i, lo, hi, ws, we) -> {
-                        double r = RangeFunctions.apply(fn, w.ts, w.vs, lo, hi, ws, we, rangeMs, g.t(i),
-                                fp0 == null ? 0 : fp0[i], fp1 == null ? 0 : fp1[i], scratch);
-                        buf[i] = r;
-                        if (!Row.absent(r)) {
-                            any[0] = true;
-                        }
-                        maxWindow[0] = Math.max(maxWindow[0], hi - lo);
-                    });
-                    ev.addSamples(maxWindow[0]);
-                    ev.releaseSamples(maxWindow[0]);
-                    if (!any[0]) {
+                    any = false;
+                    maxWindow = 0;
+                    slide(w, g, step);
+                    ev.addSamples(maxWindow);
+                    ev.releaseSamples(maxWindow);
+                    if (!any) {
                         continue;
                     }
                     if (counterCheck) {
