@@ -289,11 +289,11 @@ final class Aggregations {
             }
         }
         if (op == AggregateOp.LIMIT_RATIO) {
-            if (mx == 0 && mn == 0) {
-                return new Evaluator.VecVal(() -> null);
-            }
             if (nan) {
                 throw Evaluator.execError("Ratio value is NaN");
+            }
+            if (mx == 0 && mn == 0) {
+                return new Evaluator.VecVal(() -> null);
             }
             if (mx > 1) {
                 ev.warn("PromQL warning: ratio value should be between -1 and 1, got " + FloatOps.formatG(mx) + ", capping to 1");
@@ -302,11 +302,11 @@ final class Aggregations {
                 ev.warn("PromQL warning: ratio value should be between -1 and 1, got " + FloatOps.formatG(mn) + ", capping to -1");
             }
         } else {
-            if (mx < 1) {
-                return new Evaluator.VecVal(() -> null);
-            }
             if (nan) {
                 throw Evaluator.execError("Parameter value is NaN");
+            }
+            if (mx < 1) {
+                return new Evaluator.VecVal(() -> null);
             }
             if (mn <= -9.223372036854775808e18) {
                 throw Evaluator.execError("Scalar value " + FloatOps.formatG(mn) + " underflows int64");

@@ -45,12 +45,22 @@ final class BinaryOps {
         Expr.VectorMatching vm = b.matching() != null ? b.matching()
                 : new Expr.VectorMatching(op.isSetOperator() ? Expr.Cardinality.MANY_TO_MANY : Expr.Cardinality.ONE_TO_ONE,
                 List.of(), false, List.of());
-        List<Row> lhs = ev.materialize(ev.evalVector(b.lhs(), g));
-        List<Row> rhs = ev.materialize(ev.evalVector(b.rhs(), g));
         if (op.isSetOperator()) {
-            return new Evaluator.VecVal(RowSource.of(setOp(ev, op, lhs, rhs, vm, g.n())));
+            return new Evaluator.VecVal(setOp(ev, op, b, vm, g));
         }
-        return new Evaluator.VecVal(RowSource.of(vectorVector(ev, op, lhs, rhs, vm, b.returnBool(), g.n())));
+        // The "one" side is held, indexed by signature; the "many" side streams past it.
+        boolean oneToMany = vm.card() == Expr.Cardinality.ONE_TO_MANY;
+        List<Row> one;
+        RowSource many;
+        if (oneToMany) {
+            one = ev.materialize(ev.evalVector(b.lhs(), g));
+            many = ev.evalVector(b.rhs(), g);
+        } else {
+            RowSource lhs = ev.evalVector(b.lhs(), g);
+            one = ev.materialize(ev.evalVector(b.rhs(), g));
+            many = lhs;
+        }
+        return new Evaluator.VecVal(RowSource.of(vectorVector(ev, op, many, one, vm, b.returnBool(), g.n())));
     }
 
     static double scalarOp(BinaryOp op, double l, double r) {
@@ -146,71 +156,89 @@ final class BinaryOps {
         return l.without(drop);
     }
 
-    private static List<Row> setOp(Evaluator ev, BinaryOp op, List<Row> lhs, List<Row> rhs, Expr.VectorMatching vm, int n) {
+    /**
+     * and/unless stream the left side against the right side's signatures present per step; or streams the
+     * left side, then the right side's points whose signature the left side lacks at that step.
+     */
+    private static RowSource setOp(Evaluator ev, BinaryOp op, Expr.Binary b, Expr.VectorMatching vm, Grid g) {
+        int n = g.n();
+        if (op == BinaryOp.OR) {
+            RowSource lhs = ev.evalVector(b.lhs(), g);
+            Map<Labels, boolean[]> leftPresent = new HashMap<>();
+            return new RowSource() {
+                RowSource rhs;
+
+                @Override
+                public Row next() {
+                    if (rhs == null) {
+                        Row l = lhs.next();
+                        if (l != null) {
+                            mark(leftPresent, signature(l.labels, vm), l, n);
+                            return l;
+                        }
+                        rhs = ev.evalVector(b.rhs(), g);
+                    }
+                    for (Row r = rhs.next(); r != null; r = rhs.next()) {
+                        boolean[] p = leftPresent.get(signature(r.labels, vm));
+                        boolean any = false;
+                        for (int i = 0; i < n; i++) {
+                            if (Row.absent(r.v[i])) {
+                                continue;
+                            }
+                            if (p != null && p[i]) {
+                                r.v[i] = Row.ABSENT;
+                            } else {
+                                any = true;
+                            }
+                        }
+                        if (any) {
+                            return r;
+                        }
+                    }
+                    return null;
+                }
+            };
+        }
+        boolean and = op == BinaryOp.AND;
+        RowSource lhs = ev.evalVector(b.lhs(), g);
         Map<Labels, boolean[]> rightPresent = new HashMap<>();
-        for (Row r : rhs) {
-            boolean[] p = rightPresent.computeIfAbsent(signature(r.labels, vm), k -> new boolean[n]);
-            for (int i = 0; i < n; i++) {
-                if (!Row.absent(r.v[i])) {
-                    p[i] = true;
+        RowSource rhs = ev.evalVector(b.rhs(), g);
+        for (Row r = rhs.next(); r != null; r = rhs.next()) {
+            mark(rightPresent, signature(r.labels, vm), r, n);
+        }
+        return () -> {
+            for (Row l = lhs.next(); l != null; l = lhs.next()) {
+                boolean[] p = rightPresent.get(signature(l.labels, vm));
+                if (p == null && and) {
+                    continue;
                 }
+                boolean any = false;
+                for (int i = 0; i < n; i++) {
+                    if (Row.absent(l.v[i])) {
+                        continue;
+                    }
+                    boolean matched = p != null && p[i];
+                    if (matched != and) {
+                        l.v[i] = Row.ABSENT;
+                    } else {
+                        any = true;
+                    }
+                }
+                if (any) {
+                    return l;
+                }
+            }
+            return null;
+        };
+    }
+
+    private static void mark(Map<Labels, boolean[]> present, Labels sig, Row r, int n) {
+        boolean[] p = present.computeIfAbsent(sig, k -> new boolean[n]);
+        for (int i = 0; i < n; i++) {
+            if (!Row.absent(r.v[i])) {
+                p[i] = true;
             }
         }
-        List<Row> out = new ArrayList<>();
-        switch (op) {
-            case AND, UNLESS -> {
-                boolean and = op == BinaryOp.AND;
-                for (Row l : lhs) {
-                    boolean[] p = rightPresent.get(signature(l.labels, vm));
-                    boolean any = false;
-                    for (int i = 0; i < n; i++) {
-                        if (Row.absent(l.v[i])) {
-                            continue;
-                        }
-                        boolean matched = p != null && p[i];
-                        if (matched != and) {
-                            l.v[i] = Row.ABSENT;
-                        } else {
-                            any = true;
-                        }
-                    }
-                    if (any) {
-                        out.add(l);
-                    }
-                }
-            }
-            case OR -> {
-                Map<Labels, boolean[]> leftPresent = new HashMap<>();
-                for (Row l : lhs) {
-                    boolean[] p = leftPresent.computeIfAbsent(signature(l.labels, vm), k -> new boolean[n]);
-                    for (int i = 0; i < n; i++) {
-                        if (!Row.absent(l.v[i])) {
-                            p[i] = true;
-                        }
-                    }
-                    out.add(l);
-                }
-                for (Row r : rhs) {
-                    boolean[] p = leftPresent.get(signature(r.labels, vm));
-                    boolean any = false;
-                    for (int i = 0; i < n; i++) {
-                        if (Row.absent(r.v[i])) {
-                            continue;
-                        }
-                        if (p != null && p[i]) {
-                            r.v[i] = Row.ABSENT;
-                        } else {
-                            any = true;
-                        }
-                    }
-                    if (any) {
-                        out.add(r);
-                    }
-                }
-            }
-            default -> throw new IllegalStateException();
-        }
-        return mergeByLabels(out, n);
     }
 
     /** Rows with the same labels become one; the same labels at the same step is an error. */
@@ -234,14 +262,12 @@ final class BinaryOps {
         return dup ? new ArrayList<>(m.values()) : rows;
     }
 
-    private static List<Row> vectorVector(Evaluator ev, BinaryOp op, List<Row> lhs, List<Row> rhs,
+    private static List<Row> vectorVector(Evaluator ev, BinaryOp op, RowSource many, List<Row> one,
                                           Expr.VectorMatching vm, boolean bool, int n) {
-        if (lhs.isEmpty() || rhs.isEmpty()) {
+        if (one.isEmpty()) {
             return List.of();
         }
         boolean oneToMany = vm.card() == Expr.Cardinality.ONE_TO_MANY;
-        List<Row> many = oneToMany ? rhs : lhs;
-        List<Row> one = oneToMany ? lhs : rhs;
         Map<Labels, List<Row>> oneIndex = new HashMap<>();
         for (Row r : one) {
             oneIndex.computeIfAbsent(signature(r.labels, vm), k -> new ArrayList<>()).add(r);
@@ -273,7 +299,7 @@ final class BinaryOps {
         Map<Labels, Map<Labels, boolean[]>> matchedManyToOne = new HashMap<>();
         Map<Labels, Row> out = new LinkedHashMap<>();
         Map<List<Labels>, Labels> resultLabelCache = new HashMap<>();
-        for (Row m : many) {
+        for (Row m = many.next(); m != null; m = many.next()) {
             Labels sig = signature(m.labels, vm);
             List<Row> cands = oneIndex.get(sig);
             if (cands == null) {

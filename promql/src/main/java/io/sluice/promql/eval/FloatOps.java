@@ -67,7 +67,7 @@ final class FloatOps {
         return s;
     }
 
-    /** Go's {@code %g} for warning texts (shortest representation, exponent for large/small). */
+    /** Go's {@code %g} / {@code strconv.FormatFloat(v, 'g', -1, 64)}: shortest digits, exponent when below 1e-4 or from 1e6. */
     static String formatG(double v) {
         if (Double.isNaN(v)) {
             return "NaN";
@@ -77,7 +77,7 @@ final class FloatOps {
         }
         BigDecimal bd = new BigDecimal(Double.toString(v)).stripTrailingZeros();
         int exp = bd.precision() - bd.scale() - 1;
-        if (exp < -4 || exp >= 21) {
+        if (exp < -4 || exp >= 6) {
             String digits = bd.unscaledValue().abs().toString();
             StringBuilder sb = new StringBuilder();
             if (v < 0) {
