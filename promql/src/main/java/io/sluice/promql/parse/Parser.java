@@ -206,7 +206,7 @@ public final class Parser {
             Matching m = new Matching(card, labels, on, include, returnBool);
             Expr.VectorMatching vm = lhs.type() == ValueType.VECTOR && rhs.type() == ValueType.VECTOR
                     ? new Expr.VectorMatching(card, labels, on, include) : null;
-            Expr.Binary b = new Expr.Binary(op, lhs, rhs, returnBool, vm, span(lhs.pos().start(), rhs.pos().end()));
+            Expr.Binary b = track(new Expr.Binary(op, lhs, rhs, returnBool, vm, span(lhs.pos().start(), rhs.pos().end())));
             matchings.put(b, m);
             lhs = b;
         }
@@ -261,9 +261,9 @@ public final class Parser {
             boolean negate = op.type() == TokenType.SUB;
             Expr operand = parseExpr(BinaryOp.POW.precedence());
             if (operand instanceof Expr.NumberLiteral n) {
-                return new Expr.NumberLiteral(negate ? -n.value() : n.value(), span(op.pos(), n.pos().end()));
+                return track(new Expr.NumberLiteral(negate ? -n.value() : n.value(), span(op.pos(), n.pos().end())));
             }
-            return new Expr.Unary(negate, operand, span(op.pos(), operand.pos().end()));
+            return track(new Expr.Unary(negate, operand, span(op.pos(), operand.pos().end())));
         }
         return parsePostfix(parsePrimary());
     }
@@ -294,7 +294,7 @@ public final class Parser {
                     throw unexpected("", "");
                 }
                 Token close = advance();
-                return new Expr.Paren(inner, span(t.pos(), close.end()));
+                return track(new Expr.Paren(inner, span(t.pos(), close.end())));
             }
             case LEFT_BRACE -> {
                 return parseSelector(null);
@@ -435,7 +435,7 @@ public final class Parser {
         if (fn == null) {
             throw error(name, "unknown function with name " + GoStrings.quote(name.text()));
         }
-        return new Expr.Call(fn.name(), List.copyOf(args), fn.returnType(), span(name.pos(), end));
+        return track(new Expr.Call(fn.name(), List.copyOf(args), fn.returnType(), span(name.pos(), end)));
     }
 
     /** {@code ( expr, ... )}; returns the end of the closing parenthesis. */
@@ -489,7 +489,7 @@ public final class Parser {
                     + ", got " + args.size());
         }
         Expr param = op.hasParameter() ? args.get(0) : null;
-        return new Expr.Aggregate(op, args.get(desired - 1), param, grouping, without, pos);
+        return track(new Expr.Aggregate(op, args.get(desired - 1), param, grouping, without, pos));
     }
 
     private int lastGroupingEnd;
@@ -540,6 +540,11 @@ public final class Parser {
                 case LEFT_BRACKET -> e = parseRangeOrSubquery(e);
                 case OFFSET -> e = parseOffset(e);
                 case AT -> e = parseAt(e);
+                case ANCHORED, SMOOTHED -> {
+                    // Prometheus' extended range selectors: experimental, off unless enabled.
+                    throw error(e.pos(), advance().text().toLowerCase(java.util.Locale.ROOT)
+                            + " modifier is experimental and not enabled");
+                }
                 default -> {
                     return e;
                 }
@@ -563,7 +568,7 @@ public final class Parser {
             if (msg != null) {
                 throw Errors.at(query, open.pos(), close.end(), msg);
             }
-            return new Expr.MatrixSelector((Expr.VectorSelector) e, rangeMs, span(e.pos().start(), close.end()));
+            return track(new Expr.MatrixSelector((Expr.VectorSelector) e, rangeMs, span(e.pos().start(), close.end())));
         }
         if (tok.type() != TokenType.COLON) {
             throw unexpected("subquery or range", "\":\" or \"]\"");
@@ -577,7 +582,7 @@ public final class Parser {
             }
         }
         Token close = advance();
-        return new Expr.Subquery(e, rangeMs, stepMs, 0, AtKind.NONE, 0, span(e.pos().start(), close.end()));
+        return track(new Expr.Subquery(e, rangeMs, stepMs, 0, AtKind.NONE, 0, span(e.pos().start(), close.end())));
     }
 
     /** A positive duration inside brackets: {@code 5m}, {@code 300}, {@code 1.5}; in milliseconds. */
@@ -677,8 +682,8 @@ public final class Parser {
                 if (sq.offsetMs() != 0) {
                     throw error(e.pos(), twice);
                 }
-                yield new Expr.Subquery(sq.expr(), sq.rangeMs(), sq.stepMs(), offsetMs, sq.atKind(), sq.atMs(),
-                        span(sq.pos().start(), end));
+                yield track(new Expr.Subquery(sq.expr(), sq.rangeMs(), sq.stepMs(), offsetMs, sq.atKind(), sq.atMs(),
+                        span(sq.pos().start(), end)));
             }
             default -> throw error(e.pos(), notAllowed);
         };
@@ -740,8 +745,8 @@ public final class Parser {
                 if (sq.atKind() != AtKind.NONE) {
                     throw error(e.pos(), twice);
                 }
-                yield new Expr.Subquery(sq.expr(), sq.rangeMs(), sq.stepMs(), sq.offsetMs(), kind, atMs,
-                        span(sq.pos().start(), end));
+                yield track(new Expr.Subquery(sq.expr(), sq.rangeMs(), sq.stepMs(), sq.offsetMs(), kind, atMs,
+                        span(sq.pos().start(), end)));
             }
             default -> throw error(e.pos(), notAllowed);
         };
@@ -754,12 +759,28 @@ public final class Parser {
         if (Double.isInfinite(v)) {
             return v > 0 ? "+Inf" : "-Inf";
         }
-        return String.format(java.util.Locale.ROOT, "%f", v);
+        return new java.math.BigDecimal(v).setScale(6, java.math.RoundingMode.HALF_EVEN).toPlainString();
     }
 
     // ---------------------------------------------------------------- checks over the finished tree
 
-    /** Refuses trees deeper than {@link #MAX_DEPTH} without recursing (long operator chains nest too). */
+    /** Heights of the nodes built so far (leaves are absent: height 1). */
+    private final Map<Expr, Integer> heights = new IdentityHashMap<>();
+
+    /** Records a new node's height; refuses trees deeper than {@link #MAX_DEPTH} (long operator chains nest too). */
+    private <T extends Expr> T track(T e) {
+        int h = 1;
+        for (Expr c : children(e)) {
+            h = Math.max(h, heights.getOrDefault(c, 1) + 1);
+        }
+        if (h > MAX_DEPTH) {
+            throw error(e.pos(), "expression nested too deeply (more than " + MAX_DEPTH + " levels)");
+        }
+        heights.put(e, h);
+        return e;
+    }
+
+    /** Refuses trees deeper than {@link #MAX_DEPTH} without recursing (a last guard; {@link #track} bounds them as built). */
     private void checkTreeDepth(Expr root) {
         ArrayDeque<Object[]> stack = new ArrayDeque<>();
         stack.push(new Object[] {root, 1});
