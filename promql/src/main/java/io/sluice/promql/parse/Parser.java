@@ -617,8 +617,11 @@ public final class Parser {
     /** A positive duration inside brackets: {@code 5m}, {@code 300}, {@code 1.5}; in milliseconds. */
     private long durationInBrackets(String context, String expected) {
         Token sign = null;
-        if (peek().type() == TokenType.ADD || peek().type() == TokenType.SUB) {
-            sign = advance();
+        boolean negate = false;
+        while (peek().type() == TokenType.ADD || peek().type() == TokenType.SUB) {
+            Token s = advance();
+            sign = sign == null ? s : sign;
+            negate ^= s.type() == TokenType.SUB;
         }
         rejectDurationExpression();
         if (peek().type() != TokenType.NUMBER && peek().type() != TokenType.DURATION) {
@@ -626,7 +629,7 @@ public final class Parser {
         }
         Token lit = advance();
         double seconds = literalSeconds(lit);
-        if (sign != null && sign.type() == TokenType.SUB) {
+        if (negate) {
             seconds = -seconds;
         }
         int start = sign != null ? sign.pos() : lit.pos();
@@ -672,8 +675,11 @@ public final class Parser {
     private Expr parseOffset(Expr e) {
         advance();
         Token sign = null;
-        if (peek().type() == TokenType.ADD || peek().type() == TokenType.SUB) {
-            sign = advance();
+        boolean negate = false;
+        while (peek().type() == TokenType.ADD || peek().type() == TokenType.SUB) {
+            Token s = advance();
+            sign = sign == null ? s : sign;
+            negate ^= s.type() == TokenType.SUB;
         }
         rejectDurationExpression();
         if (peek().type() != TokenType.NUMBER && peek().type() != TokenType.DURATION) {
@@ -681,7 +687,7 @@ public final class Parser {
         }
         Token lit = advance();
         double seconds = literalSeconds(lit);
-        if (sign != null && sign.type() == TokenType.SUB) {
+        if (negate) {
             seconds = -seconds;
         }
         if (Literals.durationOutOfRange(seconds)) {

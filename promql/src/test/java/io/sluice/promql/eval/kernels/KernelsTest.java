@@ -41,6 +41,64 @@ class KernelsTest {
         return new Window(ts, values, lo, hi, start, end, rangeSec * 1000);
     }
 
+    /** As {@link #window} for {@code load 10s} data starting at {@code firstSec}. */
+    private static Window window10(double[] values, long firstSec, long atSec, long rangeSec) {
+        long[] ts = new long[values.length];
+        for (int i = 0; i < ts.length; i++) {
+            ts[i] = firstSec * 1000 + i * 10_000L;
+        }
+        long end = atSec * 1000;
+        long start = end - rangeSec * 1000;
+        int lo = 0;
+        while (lo < ts.length && ts[lo] <= start) {
+            lo++;
+        }
+        int hi = lo;
+        while (hi < ts.length && ts[hi] <= end) {
+            hi++;
+        }
+        return new Window(ts, values, lo, hi, start, end, rangeSec * 1000);
+    }
+
+    @Test
+    void extrapolationEdges() {
+        // load 10s: zc 0 5 10 ..., nz 100 105 ..., neg -10 -5 0 5 10, late (from 60 s) 1..6, withnan 1 2 NaN 4 5,
+        // flat 7 7 7 7, drop 10 2 1 0 5
+        double[] zc = {0, 5, 10, 15, 20, 25, 30};
+        double[] nz = {100, 105, 110, 115, 120};
+        double[] neg = {-10, -5, 0, 5, 10};
+        double[] late = {1, 2, 3, 4, 5, 6};
+        double[] withNaN = {1, 2, NAN, 4, 5};
+        double[] flat = {7, 7, 7, 7};
+        double[] drop = {10, 2, 1, 0, 5};
+        assertThat(increase(window10(zc, 0, 60, 60))).isEqualTo(30); // increase(zc[1m]) at 60
+        assertThat(increase(window10(zc, 0, 30, 60))).isEqualTo(15); // at 30: extrapolated no lower than zero
+        assertThat(rate(window10(zc, 0, 35, 60))).isEqualTo(0.29166666666666669);
+        assertThat(increase(window10(nz, 0, 40, 60))).isEqualTo(22.5);
+        assertThat(increase(window10(nz, 0, 40, 30))).isEqualTo(15);
+        assertThat(increase(window10(nz, 0, 45, 30))).isEqualTo(15);
+        assertThat(increase(window10(neg, 0, 40, 60))).isEqualTo(22.5); // a negative first value: no zero point
+        assertThat(delta(window10(neg, 0, 40, 60))).isEqualTo(22.5);
+        assertThat(increase(window10(late, 60, 120, 60))).isEqualTo(6);
+        assertThat(rate(window10(late, 60, 110, 60))).isEqualTo(0.10000000000000001);
+        assertThat(rate(window10(withNaN, 0, 40, 60))).isEqualTo(0.074999999999999997);
+        Window wn = window10(withNaN, 0, 40, 60);
+        assertThat(RangeKernels.deriv(wn.ts, wn.vs, wn.lo, wn.hi)).isNaN();
+        assertThat(RangeKernels.changes(wn.vs, wn.lo, wn.hi)).isEqualTo(4);
+        Window f = window10(flat, 0, 30, 60);
+        assertThat(RangeKernels.deriv(f.ts, f.vs, f.lo, f.hi)).isZero();
+        assertThat(RangeKernels.predictLinear(f.ts, f.vs, f.lo, f.hi, 30_000, 100)).isEqualTo(7);
+        Window d = window10(drop, 0, 40, 60);
+        assertThat(increase(d)).isEqualTo(9);
+        assertThat(RangeKernels.resets(d.vs, d.lo, d.hi)).isEqualTo(3);
+        assertThat(RangeKernels.irate(d.ts, d.vs, d.lo, d.hi)).isEqualTo(0.5);
+        assertThat(RangeKernels.idelta(d.ts, d.vs, d.lo, d.hi)).isEqualTo(5);
+        assertThat(RangeKernels.predictLinear(d.ts, d.vs, d.lo, d.hi, 40_000, 60)).isEqualTo(-5.9999999999999991);
+        assertThat(RangeKernels.deriv(d.ts, d.vs, d.lo, d.hi)).isEqualTo(-0.12);
+        assertThat(RangeKernels.stddevOverTime(d.vs, d.lo, d.hi)).isEqualTo(3.6110940170535577);
+        assertThat(RangeKernels.avgOverTime(d.vs, d.lo, d.hi)).isEqualTo(3.6000000000000001);
+    }
+
     private static double rate(Window w) {
         return RangeKernels.rate(w.ts, w.vs, w.lo, w.hi, w.start, w.end, w.rangeMs);
     }
