@@ -280,7 +280,7 @@ public final class Parser {
             boolean negate = op.type() == TokenType.SUB;
             Expr operand = parseExpr(BinaryOp.POW.precedence());
             if (operand instanceof Expr.NumberLiteral n) {
-                return track(new Expr.NumberLiteral(negate ? -n.value() : n.value(), span(op.pos(), n.pos().end())));
+                return track(new Expr.NumberLiteral(negate ? -n.value() : n.value(), span(op.pos(), n.pos().end()), n.duration()));
             }
             return track(new Expr.Unary(negate, operand, span(op.pos(), operand.pos().end())));
         }
@@ -300,7 +300,7 @@ public final class Parser {
             }
             case DURATION -> {
                 advance();
-                return new Expr.NumberLiteral(durationSeconds(t), span(t.pos(), t.end()));
+                return new Expr.NumberLiteral(durationSeconds(t), span(t.pos(), t.end()), true);
             }
             case STRING -> {
                 advance();
