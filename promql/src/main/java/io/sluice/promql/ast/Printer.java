@@ -11,8 +11,7 @@ import java.util.List;
 /**
  * PromQL text of an expression, as Prometheus' {@code String()} writes it (what
  * {@code /api/v1/format_query} answers): {@code sum by (job) (rate(x[5m]))}, matchers sorted, durations
- * as {@code 1h30m}, {@code @} as seconds with three decimals. Duration literals used as numbers print as
- * their value in seconds ({@code 1h} as {@code 3600}), as the tree keeps only the value.
+ * as {@code 1h30m} (duration literals used as numbers too), {@code @} as seconds with three decimals.
  */
 public final class Printer {
     private Printer() {
@@ -26,7 +25,16 @@ public final class Printer {
 
     private static void write(StringBuilder sb, Expr e) {
         switch (e) {
-            case Expr.NumberLiteral n -> sb.append(formatNumber(n.value()));
+            case Expr.NumberLiteral n -> {
+                if (n.duration()) {
+                    // As Prometheus: the seconds as nanoseconds (truncated), printed as a duration.
+                    double v = n.value();
+                    sb.append(v < 0 ? "-" + formatDuration((long) (-v * 1e9) / 1_000_000L)
+                            : formatDuration((long) (v * 1e9) / 1_000_000L));
+                } else {
+                    sb.append(formatNumber(n.value()));
+                }
+            }
             case Expr.StringLiteral s -> sb.append(GoStrings.quote(s.value()));
             case Expr.VectorSelector vs -> {
                 writeSelector(sb, vs);

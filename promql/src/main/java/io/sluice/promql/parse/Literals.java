@@ -17,11 +17,46 @@ final class Literals {
      * octal, underscores), else a float ({@code 1e3}, {@code .5}, {@code Inf}, {@code NaN}).
      */
     static double number(String text) throws LiteralException {
+        if (text.indexOf('_') >= 0 && !underscoreOk(text)) {
+            throw new LiteralException("strconv.ParseFloat: parsing " + GoStrings.quote(text) + ": invalid syntax");
+        }
         Long asInt = goInt(text);
         if (asInt != null) {
             return asInt;
         }
         return goFloat(text);
+    }
+
+    /** Go's rule for underscores in number literals: only between digits, or after a base prefix. */
+    private static boolean underscoreOk(String s) {
+        char saw = '^';
+        int i = 0;
+        boolean hex = false;
+        if (s.length() >= 2 && s.charAt(0) == '0' && "bBoOxX".indexOf(s.charAt(1)) >= 0) {
+            i = 2;
+            saw = '0';
+            hex = Character.toLowerCase(s.charAt(1)) == 'x';
+        }
+        for (; i < s.length(); i++) {
+            char c = s.charAt(i);
+            char l = Character.toLowerCase(c);
+            if ((c >= '0' && c <= '9') || (hex && l >= 'a' && l <= 'f')) {
+                saw = '0';
+                continue;
+            }
+            if (c == '_') {
+                if (saw != '0') {
+                    return false;
+                }
+                saw = '_';
+                continue;
+            }
+            if (saw == '_') {
+                return false;
+            }
+            saw = '!';
+        }
+        return saw != '_';
     }
 
     private static Long goInt(String s) {
