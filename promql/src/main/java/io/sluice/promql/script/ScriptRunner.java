@@ -427,10 +427,11 @@ public final class ScriptRunner {
                     if (e.isOrdered() && x.position() != pos) {
                         return "expected metric " + s.labels() + " with " + fmt(x.series().values()[0]) + " at position " + x.position() + " but was at " + pos;
                     }
-                    double want = x.series().size() == 0 ? Double.NaN : x.series().values()[0];
-                    if (x.series().size() == 0 || x.series().kinds()[0] != SeriesDescription.FLOAT) {
-                        return "expected no float value for " + s.labels() + " but got " + fmt(v);
+                    if (x.series().size() == 0) {
+                        return "expected no value for " + s.labels() + " but got " + fmt(v);
                     }
+                    // an omitted value ("_") compares as 0, as in Prometheus' runner
+                    double want = x.series().values()[0];
                     if (!almostEqual(want, v)) {
                         return "expected " + fmt(want) + " for " + s.labels() + " but got " + fmt(v);
                     }

@@ -50,6 +50,8 @@ class ScriptRunnerTest {
         e.instantMap = v -> v * (1 + 1e-5);
         assertThat(one(e, "eval instant at 1m m\n  m{i=\"a\"} 10\n  m{i=\"b\"} 2\n").status()).isEqualTo(ScriptRunner.Status.FAILED);
         assertThat(one(new FakeEngine(), "eval instant at 1m n\n  n NaN\n").status()).isEqualTo(ScriptRunner.Status.PASSED);
+        // "_" as an instant value compares as 0
+        assertThat(one(new FakeEngine(), "eval instant at 0 m\n  m{i=\"a\"} _\n  m{i=\"b\"} 1\n").status()).isEqualTo(ScriptRunner.Status.PASSED);
         assertThat(ScriptRunner.almostEqual(Double.NaN, Double.longBitsToDouble(0x7ff0000000000002L))).isFalse();
         assertThat(ScriptRunner.almostEqual(0, 1e-320)).isTrue();
         assertThat(ScriptRunner.almostEqual(0, 1e-6)).isFalse();
