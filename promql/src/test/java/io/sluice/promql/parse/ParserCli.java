@@ -17,6 +17,10 @@ public final class ParserCli {
             String q = line.replace("\\n", "\n");
             try {
                 Expr e = Parser.parse(q);
+                if ("ast".equals(System.getenv("MODE"))) {
+                    out.append("OK ").append(io.sluice.promql.ast.AstJson.toJson(e)).append('\n');
+                    continue;
+                }
                 if ("pretty".equals(System.getenv("MODE"))) {
                     out.append("OK ").append(Printer.pretty(e).replace("\n", "\\n")).append('\n');
                     continue;

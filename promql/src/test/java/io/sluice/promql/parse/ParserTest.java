@@ -83,6 +83,28 @@ class ParserTest {
         assertThat(Printer.pretty(Parser.parse("sum(foo)"))).isEqualTo("sum(foo)");
     }
 
+    static Stream<Arguments> astCases() throws IOException {
+        List<Arguments> cases = new ArrayList<>();
+        try (InputStream in = ParserTest.class.getResourceAsStream("/promql-parse/ast-cases.tsv")) {
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                if (line.isEmpty() || line.startsWith("#")) {
+                    continue;
+                }
+                int tab = line.indexOf('\t');
+                cases.add(Arguments.of(line.substring(0, tab), line.substring(tab + 1 + "OK ".length())));
+            }
+        }
+        assertThat(cases).hasSizeGreaterThan(60);
+        return cases.stream();
+    }
+
+    /** The JSON tree equals, byte for byte, what Prometheus' parse_query answers. */
+    @ParameterizedTest(name = "[{index}] {0}")
+    @MethodSource("astCases")
+    void astJsonAsPrometheus(String query, String expected) {
+        assertThat(io.sluice.promql.ast.AstJson.toJson(Parser.parse(query))).isEqualTo(expected);
+    }
+
     @Test
     void printedFormParsesBackToTheSameText() throws IOException {
         for (Arguments a : prometheusCases().toList()) {
