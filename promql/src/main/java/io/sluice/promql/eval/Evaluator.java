@@ -56,6 +56,8 @@ public final class Evaluator {
     private final Set<String> infos = new LinkedHashSet<>();
     private long samples;
     private int checkCounter;
+    /** Every series set opened, closed when the query ends (also on an error). */
+    private final List<SeriesSet> opened = new ArrayList<>();
 
     /** {@code queryStepMs} 0 for an instant query. */
     public Evaluator(Queryable queryable, long lookbackMs, QueryLimits limits, long queryStart, long queryEnd, long queryStepMs) {
@@ -111,6 +113,27 @@ public final class Evaluator {
 
     /** Evaluates {@code e} over {@code g}; vectors come back materialised, names removed where due. */
     public QueryResult run(Expr e, long start, long end, long step, boolean instant) {
+        try {
+            return runUnclosed(e, start, end, step, instant);
+        } finally {
+            for (SeriesSet s : opened) {
+                try {
+                    s.close();
+                } catch (RuntimeException ignored) {
+                    // closing is best effort; the query's own outcome stands
+                }
+            }
+            opened.clear();
+        }
+    }
+
+    SeriesSet select(long mint, long maxt, List<LabelMatcher> matchers) {
+        SeriesSet s = queryable.select(mint, maxt, matchers);
+        opened.add(s);
+        return s;
+    }
+
+    private QueryResult runUnclosed(Expr e, long start, long end, long step, boolean instant) {
         check();
         Grid g = instant ? Grid.of(start, start, 0) : Grid.of(start, end, step);
         Val v = eval(e, g);
@@ -382,7 +405,7 @@ public final class Evaluator {
         long last = refTime(g, n - 1, vs.offsetMs(), vs.atKind(), vs.atMs());
         long mint = Math.min(first, last) - lookback + 1;
         long maxt = Math.max(first, last);
-        SeriesSet set = queryable.select(mint, maxt, vs.matchers());
+        SeriesSet set = select(mint, maxt, vs.matchers());
         double[] buf = new double[n];
         Row row = new Row(null, false, buf);
         boolean pinned = vs.atKind() != Expr.AtKind.NONE;
@@ -407,7 +430,6 @@ public final class Evaluator {
                     }
                 }
                 done = true;
-                set.close();
                 return null;
             }
         };
@@ -485,7 +507,7 @@ public final class Evaluator {
                 long last = refTime(g, g.n() - 1, offset, at, atMs);
                 minT = Math.min(first, last) - rangeMs;
                 maxT = Math.max(first, last);
-                set = queryable.select(minT + 1, maxT, vs.matchers());
+                set = select(minT + 1, maxT, vs.matchers());
                 rows = null;
                 inner = null;
             } else {
@@ -540,7 +562,6 @@ public final class Evaluator {
                         return true;
                     }
                 }
-                set.close();
                 return false;
             }
             for (Row r = rows.next(); r != null; r = rows.next()) {

@@ -404,6 +404,9 @@ final class Functions {
                 while (w.next()) {
                     any = false;
                     maxWindow = 0;
+                    if (counterCheck) {
+                        RangeFunctions.countResets(w.vs, w.n, scratch);
+                    }
                     slide(w, g, step);
                     ev.addSamples(maxWindow);
                     ev.releaseSamples(maxWindow);

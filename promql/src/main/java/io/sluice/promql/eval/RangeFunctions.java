@@ -24,9 +24,26 @@ final class RangeFunctions {
 
     /** Per-call-site buffers reused across windows: no allocation per window. */
     static final class Scratch {
+        /**
+         * For rate/increase: {@code resets[i]} = how many of samples 1..i-1 of the current series are below
+         * their predecessor, so a window without a counter reset skips the correction loop.
+         */
+        int[] resets;
         double[] values = new double[16];
         final double[] c = new double[4];
         final double[] pair = new double[2];
+    }
+
+    /** Fills {@code sc.resets} for the series in {@code vs[0..n)}. */
+    static void countResets(double[] vs, int n, Scratch sc) {
+        if (sc.resets == null || sc.resets.length < n + 1) {
+            sc.resets = new int[Math.max(n + 1, 64)];
+        }
+        int[] r = sc.resets;
+        r[0] = 0;
+        for (int i = 0; i < n; i++) {
+            r[i + 1] = r[i] + (i > 0 && vs[i] < vs[i - 1] ? 1 : 0);
+        }
     }
 
     static boolean isRangeFunction(String name) {
@@ -58,11 +75,11 @@ final class RangeFunctions {
         double[] c = sc.c;
         switch (fn) {
             case RATE:
-                return extrapolated(ts, vs, lo, hi, rangeStart, rangeEnd, rangeMs, true, true);
+                return extrapolated(ts, vs, lo, hi, rangeStart, rangeEnd, rangeMs, true, true, sc.resets);
             case INCREASE:
-                return extrapolated(ts, vs, lo, hi, rangeStart, rangeEnd, rangeMs, true, false);
+                return extrapolated(ts, vs, lo, hi, rangeStart, rangeEnd, rangeMs, true, false, sc.resets);
             case DELTA:
-                return extrapolated(ts, vs, lo, hi, rangeStart, rangeEnd, rangeMs, false, false);
+                return extrapolated(ts, vs, lo, hi, rangeStart, rangeEnd, rangeMs, false, false, null);
             case IRATE:
             case IDELTA: {
                 if (n < 2) {
@@ -242,7 +259,7 @@ final class RangeFunctions {
     }
 
     private static double extrapolated(long[] ts, double[] vs, int lo, int hi, long rangeStart, long rangeEnd,
-                                       long rangeMs, boolean isCounter, boolean isRate) {
+                                       long rangeMs, boolean isCounter, boolean isRate, int[] resets) {
         int n = hi - lo;
         if (n < 2) {
             return Row.ABSENT;
@@ -250,7 +267,7 @@ final class RangeFunctions {
         long firstT = ts[lo];
         long lastT = ts[hi - 1];
         double result = vs[hi - 1] - vs[lo];
-        if (isCounter) {
+        if (isCounter && (resets == null || resets[hi] != resets[lo + 1])) {
             for (int i = lo + 1; i < hi; i++) {
                 if (vs[i] < vs[i - 1]) {
                     result += vs[i - 1];

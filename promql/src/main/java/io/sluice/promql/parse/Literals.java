@@ -96,6 +96,8 @@ final class Literals {
         return v;
     }
 
+    private static final java.util.regex.Pattern DECIMAL = java.util.regex.Pattern.compile("[0-9]*\\.?[0-9]*([eE][+-]?[0-9]+)?");
+
     private static double goFloat(String s) throws LiteralException {
         String lower = s.toLowerCase(java.util.Locale.ROOT);
         switch (lower) {
@@ -112,7 +114,7 @@ final class Literals {
             }
         }
         String t = s.replace("_", "");
-        if (lower.startsWith("0x") || t.isEmpty() || !t.matches("[0-9]*\\.?[0-9]*([eE][+-]?[0-9]+)?")) {
+        if (lower.startsWith("0x") || t.isEmpty() || !DECIMAL.matcher(t).matches()) {
             throw new LiteralException("strconv.ParseFloat: parsing " + GoStrings.quote(s) + ": invalid syntax");
         }
         double v = Double.parseDouble(t);

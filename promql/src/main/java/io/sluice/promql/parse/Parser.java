@@ -12,7 +12,6 @@ import io.sluice.promql.ast.PosRange;
 import io.sluice.promql.ast.ValueType;
 import io.sluice.promql.labels.LabelMatcher;
 import io.sluice.promql.labels.Labels;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -80,6 +79,9 @@ public final class Parser {
         return vs.matchers();
     }
 
+    private static final java.util.regex.Pattern FLOAT_SECONDS =
+            java.util.regex.Pattern.compile("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?(?i:inf|infinity|nan)");
+
     /**
      * A duration as the HTTP API accepts it (Prometheus' {@code parseDuration}): float seconds
      * ({@code 30}, {@code 1.5}) or a PromQL duration ({@code 5m}, {@code 1h30m}); in milliseconds.
@@ -92,7 +94,7 @@ public final class Parser {
                 throw new NumberFormatException();
             }
             double d = Double.parseDouble(s);
-            if (!s.matches("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?(?i:inf|infinity|nan)")) {
+            if (!FLOAT_SECONDS.matcher(s).matches()) {
                 throw new NumberFormatException();
             }
             double ns = d * 1e9;
@@ -121,7 +123,6 @@ public final class Parser {
         if (peek().type() != TokenType.EOF) {
             throw unexpected("", "");
         }
-        checkTreeDepth(e);
         check(e);
         return e;
     }
@@ -813,23 +814,6 @@ public final class Parser {
         }
         heights.put(e, h);
         return e;
-    }
-
-    /** Refuses trees deeper than {@link #MAX_DEPTH} without recursing (a last guard; {@link #track} bounds them as built). */
-    private void checkTreeDepth(Expr root) {
-        ArrayDeque<Object[]> stack = new ArrayDeque<>();
-        stack.push(new Object[] {root, 1});
-        while (!stack.isEmpty()) {
-            Object[] top = stack.pop();
-            Expr e = (Expr) top[0];
-            int d = (Integer) top[1];
-            if (d > MAX_DEPTH) {
-                throw error(e.pos(), "expression nested too deeply (more than " + MAX_DEPTH + " levels)");
-            }
-            for (Expr c : children(e)) {
-                stack.push(new Object[] {c, d + 1});
-            }
-        }
     }
 
     private static List<Expr> children(Expr e) {

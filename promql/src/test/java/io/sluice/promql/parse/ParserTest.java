@@ -58,6 +58,53 @@ class ParserTest {
         assertThat(answer(query)).isEqualTo(expected);
     }
 
+    static Stream<Arguments> prettyCases() throws IOException {
+        List<Arguments> cases = new ArrayList<>();
+        try (InputStream in = ParserTest.class.getResourceAsStream("/promql-parse/pretty-cases.tsv")) {
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                if (line.isEmpty() || line.startsWith("#")) {
+                    continue;
+                }
+                int tab = line.indexOf('\t');
+                cases.add(Arguments.of(line.substring(0, tab), line.substring(tab + 1 + "OK ".length()).replace("\\n", "\n")));
+            }
+        }
+        assertThat(cases).hasSizeGreaterThan(100);
+        return cases.stream();
+    }
+
+    /** The split, indented form equals Prometheus' Pretty(0), and parses back to the same tree text. */
+    @ParameterizedTest(name = "[{index}] {0}")
+    @MethodSource("prettyCases")
+    void prettyAsPrometheus(String query, String expected) {
+        Expr e = Parser.parse(query);
+        assertThat(Printer.pretty(e)).isEqualTo(expected);
+        assertThat(Printer.print(Parser.parse(expected))).isEqualTo(Printer.print(e));
+        assertThat(Printer.pretty(Parser.parse("sum(foo)"))).isEqualTo("sum(foo)");
+    }
+
+    static Stream<Arguments> astCases() throws IOException {
+        List<Arguments> cases = new ArrayList<>();
+        try (InputStream in = ParserTest.class.getResourceAsStream("/promql-parse/ast-cases.tsv")) {
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                if (line.isEmpty() || line.startsWith("#")) {
+                    continue;
+                }
+                int tab = line.indexOf('\t');
+                cases.add(Arguments.of(line.substring(0, tab), line.substring(tab + 1 + "OK ".length())));
+            }
+        }
+        assertThat(cases).hasSizeGreaterThan(60);
+        return cases.stream();
+    }
+
+    /** The JSON tree equals, byte for byte, what Prometheus' parse_query answers. */
+    @ParameterizedTest(name = "[{index}] {0}")
+    @MethodSource("astCases")
+    void astJsonAsPrometheus(String query, String expected) {
+        assertThat(io.sluice.promql.ast.AstJson.toJson(Parser.parse(query))).isEqualTo(expected);
+    }
+
     @Test
     void printedFormParsesBackToTheSameText() throws IOException {
         for (Arguments a : prometheusCases().toList()) {
