@@ -18,7 +18,15 @@ public sealed interface Expr {
     /** Cardinality of a vector-vector binary operation. */
     enum Cardinality { ONE_TO_ONE, MANY_TO_ONE, ONE_TO_MANY, MANY_TO_MANY }
 
-    record NumberLiteral(double value, PosRange pos) implements Expr {
+    /**
+     * A number; {@code duration} when it was written as a duration ({@code 5m} stands for 300), which
+     * only changes how it prints ({@code format_query} keeps {@code 5m}).
+     */
+    record NumberLiteral(double value, PosRange pos, boolean duration) implements Expr {
+        public NumberLiteral(double value, PosRange pos) {
+            this(value, pos, false);
+        }
+
         public ValueType type() {
             return ValueType.SCALAR;
         }

@@ -11,8 +11,7 @@ import java.util.List;
 /**
  * PromQL text of an expression, as Prometheus' {@code String()} writes it (what
  * {@code /api/v1/format_query} answers): {@code sum by (job) (rate(x[5m]))}, matchers sorted, durations
- * as {@code 1h30m}, {@code @} as seconds with three decimals. Duration literals used as numbers print as
- * their value in seconds ({@code 1h} as {@code 3600}), as the tree keeps only the value.
+ * as {@code 1h30m} (duration literals used as numbers too), {@code @} as seconds with three decimals.
  */
 public final class Printer {
     private Printer() {
@@ -24,9 +23,104 @@ public final class Printer {
         return sb.toString();
     }
 
+    /** Prometheus' line length beyond which {@link #pretty} splits an expression. */
+    public static final int MAX_CHARACTERS_PER_LINE = 100;
+
+    /**
+     * The indented multi-line form Prometheus' {@code /api/v1/format_query} answers ({@code Pretty(0)}):
+     * an expression longer than {@link #MAX_CHARACTERS_PER_LINE} bytes is split, its operands, arguments
+     * and aggregated expression one level (two spaces) deeper.
+     */
+    public static String pretty(Expr e) {
+        return pretty(e, 0);
+    }
+
+    private static String pretty(Expr e, int level) {
+        String ind = "  ".repeat(level);
+        switch (e) {
+            case Expr.Aggregate a -> {
+                if (!needsSplit(a)) {
+                    return ind + print(a);
+                }
+                StringBuilder sb = new StringBuilder(ind).append(a.op().keyword());
+                if (a.without()) {
+                    sb.append(" without (");
+                    writeLabels(sb, a.grouping());
+                    sb.append(") ");
+                } else if (!a.grouping().isEmpty()) {
+                    sb.append(" by (");
+                    writeLabels(sb, a.grouping());
+                    sb.append(") ");
+                }
+                sb.append("(\n");
+                if (a.param() != null) {
+                    sb.append(pretty(a.param(), level + 1)).append(",\n");
+                }
+                return sb.append(pretty(a.expr(), level + 1)).append('\n').append(ind).append(')').toString();
+            }
+            case Expr.Binary b -> {
+                if (!needsSplit(b)) {
+                    return ind + print(b);
+                }
+                StringBuilder sb = new StringBuilder(pretty(b.lhs(), level + 1)).append('\n').append(ind).append(b.op().symbol());
+                if (b.returnBool()) {
+                    sb.append(" bool");
+                }
+                writeMatching(sb, b.matching());
+                return sb.append('\n').append(pretty(b.rhs(), level + 1)).toString();
+            }
+            case Expr.Call c -> {
+                if (!needsSplit(c)) {
+                    return ind + print(c);
+                }
+                StringBuilder sb = new StringBuilder(ind).append(c.function()).append("(\n");
+                for (int i = 0; i < c.args().size(); i++) {
+                    if (i > 0) {
+                        sb.append(",\n");
+                    }
+                    sb.append(pretty(c.args().get(i), level + 1));
+                }
+                return sb.append('\n').append(ind).append(')').toString();
+            }
+            case Expr.Paren p -> {
+                if (!needsSplit(p)) {
+                    return ind + print(p);
+                }
+                return ind + "(\n" + pretty(p.expr(), level + 1) + "\n" + ind + ")";
+            }
+            case Expr.Subquery s -> {
+                if (!needsSplit(s)) {
+                    return print(s); // as Prometheus: no indentation here
+                }
+                StringBuilder sb = new StringBuilder(pretty(s.expr(), level));
+                writeSubquerySuffix(sb, s);
+                return sb.toString();
+            }
+            case Expr.Unary u -> {
+                return ind + (u.negate() ? "-" : "+") + pretty(u.expr(), level).strip();
+            }
+            default -> {
+                return ind + print(e);
+            }
+        }
+    }
+
+    private static boolean needsSplit(Expr e) {
+        return GoStrings.utf8Length(print(e)) > MAX_CHARACTERS_PER_LINE;
+    }
+
     private static void write(StringBuilder sb, Expr e) {
         switch (e) {
-            case Expr.NumberLiteral n -> sb.append(formatNumber(n.value()));
+            case Expr.NumberLiteral n -> {
+                if (n.duration()) {
+                    // As Prometheus: the seconds as nanoseconds (truncated), printed as a duration.
+                    double v = n.value();
+                    sb.append(v < 0 ? "-" + formatDuration((long) (-v * 1e9) / 1_000_000L)
+                            : formatDuration((long) (v * 1e9) / 1_000_000L));
+                } else {
+                    sb.append(formatNumber(n.value()));
+                }
+            }
             case Expr.StringLiteral s -> sb.append(GoStrings.quote(s.value()));
             case Expr.VectorSelector vs -> {
                 writeSelector(sb, vs);
@@ -41,13 +135,7 @@ public final class Printer {
             }
             case Expr.Subquery s -> {
                 write(sb, s.expr());
-                sb.append('[').append(formatDuration(s.rangeMs())).append(':');
-                if (s.stepMs() != 0) {
-                    sb.append(formatDuration(s.stepMs()));
-                }
-                sb.append(']');
-                writeAt(sb, s.atKind(), s.atMs());
-                writeOffset(sb, s.offsetMs());
+                writeSubquerySuffix(sb, s);
             }
             case Expr.Call c -> {
                 sb.append(c.function()).append('(');
@@ -84,20 +172,7 @@ public final class Printer {
                 if (b.returnBool()) {
                     sb.append(" bool");
                 }
-                Expr.VectorMatching vm = b.matching();
-                if (vm != null) {
-                    boolean grouped = vm.card() == Expr.Cardinality.MANY_TO_ONE || vm.card() == Expr.Cardinality.ONE_TO_MANY;
-                    if (!vm.labels().isEmpty() || vm.on() || grouped) {
-                        sb.append(vm.on() ? " on (" : " ignoring (");
-                        writeLabels(sb, vm.labels());
-                        sb.append(')');
-                    }
-                    if (grouped) {
-                        sb.append(vm.card() == Expr.Cardinality.MANY_TO_ONE ? " group_left (" : " group_right (");
-                        writeLabels(sb, vm.include());
-                        sb.append(')');
-                    }
-                }
+                writeMatching(sb, b.matching());
                 sb.append(' ');
                 write(sb, b.rhs());
             }
@@ -110,6 +185,33 @@ public final class Printer {
                 write(sb, p.expr());
                 sb.append(')');
             }
+        }
+    }
+
+    private static void writeSubquerySuffix(StringBuilder sb, Expr.Subquery s) {
+        sb.append('[').append(formatDuration(s.rangeMs())).append(':');
+        if (s.stepMs() != 0) {
+            sb.append(formatDuration(s.stepMs()));
+        }
+        sb.append(']');
+        writeAt(sb, s.atKind(), s.atMs());
+        writeOffset(sb, s.offsetMs());
+    }
+
+    private static void writeMatching(StringBuilder sb, Expr.VectorMatching vm) {
+        if (vm == null) {
+            return;
+        }
+        boolean grouped = vm.card() == Expr.Cardinality.MANY_TO_ONE || vm.card() == Expr.Cardinality.ONE_TO_MANY;
+        if (!vm.labels().isEmpty() || vm.on() || grouped) {
+            sb.append(vm.on() ? " on (" : " ignoring (");
+            writeLabels(sb, vm.labels());
+            sb.append(')');
+        }
+        if (grouped) {
+            sb.append(vm.card() == Expr.Cardinality.MANY_TO_ONE ? " group_left (" : " group_right (");
+            writeLabels(sb, vm.include());
+            sb.append(')');
         }
     }
 

@@ -12,9 +12,6 @@ import io.sluice.promql.labels.Labels;
 import io.sluice.promql.storage.Queryable;
 import io.sluice.promql.storage.SampleIterator;
 import io.sluice.promql.storage.SeriesSet;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -59,6 +56,8 @@ public final class Evaluator {
     private final Set<String> infos = new LinkedHashSet<>();
     private long samples;
     private int checkCounter;
+    /** Every series set opened, closed when the query ends (also on an error). */
+    private final List<SeriesSet> opened = new ArrayList<>();
 
     /** {@code queryStepMs} 0 for an instant query. */
     public Evaluator(Queryable queryable, long lookbackMs, QueryLimits limits, long queryStart, long queryEnd, long queryStepMs) {
@@ -114,6 +113,27 @@ public final class Evaluator {
 
     /** Evaluates {@code e} over {@code g}; vectors come back materialised, names removed where due. */
     public QueryResult run(Expr e, long start, long end, long step, boolean instant) {
+        try {
+            return runUnclosed(e, start, end, step, instant);
+        } finally {
+            for (SeriesSet s : opened) {
+                try {
+                    s.close();
+                } catch (RuntimeException ignored) {
+                    // closing is best effort; the query's own outcome stands
+                }
+            }
+            opened.clear();
+        }
+    }
+
+    SeriesSet select(long mint, long maxt, List<LabelMatcher> matchers) {
+        SeriesSet s = queryable.select(mint, maxt, matchers);
+        opened.add(s);
+        return s;
+    }
+
+    private QueryResult runUnclosed(Expr e, long start, long end, long step, boolean instant) {
         check();
         Grid g = instant ? Grid.of(start, start, 0) : Grid.of(start, end, step);
         Val v = eval(e, g);
@@ -214,6 +234,72 @@ public final class Evaluator {
     // ---------------------------------------------------------------- dispatch
 
     Val eval(Expr e, Grid g) {
+        if (g.n() > 1 && !(e instanceof Expr.NumberLiteral) && !(e instanceof Expr.StringLiteral)
+                && (e.type() == ValueType.VECTOR || e.type() == ValueType.SCALAR) && stepInvariant(e)) {
+            return broadcast(evalOnGrid(e, Grid.of(g.start(), g.start(), 0)), g.n());
+        }
+        return evalOnGrid(e, g);
+    }
+
+    /**
+     * Whether {@code e} has the same value at every step (its selectors and subqueries are pinned with
+     * {@code @}, and no function reads the evaluation time), so one evaluation serves every step.
+     */
+    static boolean stepInvariant(Expr e) {
+        return switch (e) {
+            case Expr.NumberLiteral n -> true;
+            case Expr.StringLiteral s -> true;
+            case Expr.VectorSelector vs -> vs.atKind() != Expr.AtKind.NONE;
+            case Expr.MatrixSelector ms -> ms.selector().atKind() != Expr.AtKind.NONE;
+            case Expr.Subquery sq -> sq.atKind() != Expr.AtKind.NONE;
+            case Expr.Paren p -> stepInvariant(p.expr());
+            case Expr.Unary u -> stepInvariant(u.expr());
+            case Expr.Binary b -> stepInvariant(b.lhs()) && stepInvariant(b.rhs());
+            // As Prometheus: an aggregation's parameter does not count.
+            case Expr.Aggregate a -> stepInvariant(a.expr());
+            case Expr.Call c -> {
+                boolean allArgs = true;
+                for (Expr a : c.args()) {
+                    allArgs &= stepInvariant(a);
+                }
+                yield switch (c.function()) {
+                    case "timestamp" -> allArgs && Functions.unparen(c.args().get(0)) instanceof Expr.VectorSelector;
+                    case "time", "day_of_month", "day_of_week", "day_of_year", "days_in_month", "hour", "minute", "month",
+                         "year", "start", "end", "range", "step", "predict_linear" -> false;
+                    default -> allArgs;
+                };
+            }
+        };
+    }
+
+    private Val broadcast(Val v, int n) {
+        return switch (v) {
+            case ScalarVal s -> {
+                double[] o = new double[n];
+                Arrays.fill(o, s.v()[0]);
+                yield new ScalarVal(o);
+            }
+            case VecVal vv -> {
+                RowSource src = vv.src();
+                double[] buf = new double[n];
+                Row out = new Row(null, false, buf);
+                yield new VecVal(() -> {
+                    Row r = src.next();
+                    if (r == null) {
+                        return null;
+                    }
+                    Arrays.fill(buf, r.v[0]);
+                    out.labels = r.labels;
+                    out.dropName = r.dropName;
+                    out.v = buf;
+                    return out;
+                });
+            }
+            default -> v;
+        };
+    }
+
+    private Val evalOnGrid(Expr e, Grid g) {
         return switch (e) {
             case Expr.NumberLiteral n -> {
                 double[] v = new double[g.n()];
@@ -319,7 +405,7 @@ public final class Evaluator {
         long last = refTime(g, n - 1, vs.offsetMs(), vs.atKind(), vs.atMs());
         long mint = Math.min(first, last) - lookback + 1;
         long maxt = Math.max(first, last);
-        SeriesSet set = queryable.select(mint, maxt, vs.matchers());
+        SeriesSet set = select(mint, maxt, vs.matchers());
         double[] buf = new double[n];
         Row row = new Row(null, false, buf);
         boolean pinned = vs.atKind() != Expr.AtKind.NONE;
@@ -344,7 +430,6 @@ public final class Evaluator {
                     }
                 }
                 done = true;
-                set.close();
                 return null;
             }
         };
@@ -422,7 +507,7 @@ public final class Evaluator {
                 long last = refTime(g, g.n() - 1, offset, at, atMs);
                 minT = Math.min(first, last) - rangeMs;
                 maxT = Math.max(first, last);
-                set = queryable.select(minT + 1, maxT, vs.matchers());
+                set = select(minT + 1, maxT, vs.matchers());
                 rows = null;
                 inner = null;
             } else {
@@ -477,7 +562,6 @@ public final class Evaluator {
                         return true;
                     }
                 }
-                set.close();
                 return false;
             }
             for (Row r = rows.next(); r != null; r = rows.next()) {
@@ -601,18 +685,73 @@ public final class Evaluator {
         return b.build();
     }
 
+    /**
+     * The date functions on seconds since the epoch (UTC, proleptic Gregorian), as Go's time package
+     * computes them for {@code time.Unix(int64(seconds), 0)}: NaN, ±Inf and values beyond int64 convert to
+     * the smallest int64, whose (wrapped) date Go reports as 4 December 292277026596 15:30, a Sunday.
+     */
     static double dateFn(String fn, double seconds) {
-        ZonedDateTime t = Instant.ofEpochSecond((long) seconds).atZone(ZoneOffset.UTC);
+        if (Double.isNaN(seconds) || seconds >= 0x1p63 || seconds < -0x1p63) {
+            return switch (fn) {
+                case "day_of_month" -> 4;
+                case "day_of_week" -> 0;
+                case "day_of_year" -> 339;
+                case "days_in_month" -> 31;
+                case "hour" -> 15;
+                case "minute" -> 30;
+                case "month" -> 12;
+                case "year" -> 292277026596.0;
+                default -> throw new IllegalArgumentException(fn);
+            };
+        }
+        long sec = (long) seconds;
+        long days = Math.floorDiv(sec, 86_400L);
+        long secOfDay = Math.floorMod(sec, 86_400L);
+        long[] ymd = civil(days);
+        long y = ymd[0];
+        long m = ymd[1];
+        long d = ymd[2];
         return switch (fn) {
-            case "day_of_month" -> t.getDayOfMonth();
-            case "day_of_week" -> t.getDayOfWeek().getValue() % 7;
-            case "day_of_year" -> t.getDayOfYear();
-            case "days_in_month" -> t.toLocalDate().lengthOfMonth();
-            case "hour" -> t.getHour();
-            case "minute" -> t.getMinute();
-            case "month" -> t.getMonthValue();
-            case "year" -> t.getYear();
+            case "day_of_month" -> d;
+            case "day_of_week" -> Math.floorMod(days + 4, 7L);
+            case "day_of_year" -> days - daysFromCivil(y, 1, 1) + 1;
+            case "days_in_month" -> daysInMonth(y, m);
+            case "hour" -> secOfDay / 3600;
+            case "minute" -> (secOfDay / 60) % 60;
+            case "month" -> m;
+            case "year" -> y;
             default -> throw new IllegalArgumentException(fn);
+        };
+    }
+
+    /** Year, month, day of a day number (days since 1970-01-01), for any long range of days. */
+    static long[] civil(long days) {
+        long z = days + 719_468;
+        long era = Math.floorDiv(z, 146_097L);
+        long doe = z - era * 146_097;
+        long yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        long mp = (5 * doy + 2) / 153;
+        long d = doy - (153 * mp + 2) / 5 + 1;
+        long m = mp < 10 ? mp + 3 : mp - 9;
+        long y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+        return new long[] {y, m, d};
+    }
+
+    static long daysFromCivil(long y, long m, long d) {
+        y -= m <= 2 ? 1 : 0;
+        long era = Math.floorDiv(y, 400L);
+        long yoe = y - era * 400;
+        long doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+        long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        return era * 146_097 + doe - 719_468;
+    }
+
+    static long daysInMonth(long y, long m) {
+        return switch ((int) m) {
+            case 4, 6, 9, 11 -> 30;
+            case 2 -> ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0) ? 29 : 28;
+            default -> 31;
         };
     }
 

@@ -146,7 +146,7 @@ final class Functions {
                     return new Evaluator.VecVal(RowSource.of(List.of(new Row(Labels.EMPTY, false, v))));
                 }
                 RowSource src = ev.evalVector(args.get(0), g);
-                return map(src, (r, i, v) -> Double.isNaN(v) || Double.isInfinite(v) ? v : Evaluator.dateFn(fn, v), true);
+                return map(src, (r, i, v) -> Evaluator.dateFn(fn, v), true);
             }
             default:
                 DoubleUnaryOperator op = mathFunction(fn);
@@ -167,7 +167,7 @@ final class Functions {
             case "exp" -> Math::exp;
             case "sqrt" -> Math::sqrt;
             case "ln" -> Math::log;
-            case "log2" -> v -> Math.log(v) / Math.log(2);
+            case "log2" -> Functions::log2;
             case "log10" -> Math::log10;
             case "sin" -> Math::sin;
             case "cos" -> Math::cos;
@@ -178,14 +178,99 @@ final class Functions {
             case "sinh" -> Math::sinh;
             case "cosh" -> Math::cosh;
             case "tanh" -> Math::tanh;
-            case "asinh" -> v -> Double.isInfinite(v) ? v : Math.log(v + Math.sqrt(v * v + 1));
-            case "acosh" -> v -> Math.log(v + Math.sqrt(v * v - 1));
-            case "atanh" -> v -> 0.5 * Math.log((1 + v) / (1 - v));
+            case "asinh" -> Functions::asinh;
+            case "acosh" -> Functions::acosh;
+            case "atanh" -> Functions::atanh;
             case "rad" -> v -> v * Math.PI / 180;
             case "deg" -> v -> v * 180 / Math.PI;
             case "sgn" -> v -> v < 0 ? -1 : v > 0 ? 1 : v;
             default -> null;
         };
+    }
+
+    private static final double LN2 = 6.93147180559945286227e-01;
+    private static final double LARGE = 1 << 28;
+    private static final double NEAR_ZERO = 1.0 / (1 << 28);
+
+    /** log2 as Go computes it: exact for powers of two. */
+    static double log2(double x) {
+        if (Double.isNaN(x) || Double.isInfinite(x) || x <= 0) {
+            return Math.log(x) / Math.log(2);
+        }
+        // frexp: x = frac * 2^exp with frac in [0.5, 1)
+        int exp = Math.getExponent(x) + 1;
+        if (Math.getExponent(x) == Double.MIN_EXPONENT - 1) { // subnormal
+            exp = Math.getExponent(x * 0x1p54) + 1 - 54;
+        }
+        double frac = Math.scalb(x, -exp);
+        if (frac == 0.5) {
+            return exp - 1;
+        }
+        return Math.log(frac) * (1 / LN2) + exp;
+    }
+
+    static double asinh(double x) {
+        if (Double.isNaN(x) || Double.isInfinite(x)) {
+            return x;
+        }
+        boolean sign = x < 0;
+        if (sign) {
+            x = -x;
+        }
+        double t;
+        if (x > LARGE) {
+            t = Math.log(x) + LN2;
+        } else if (x > 2) {
+            t = Math.log(2 * x + 1 / (Math.sqrt(x * x + 1) + x));
+        } else if (x < NEAR_ZERO) {
+            t = x;
+        } else {
+            t = Math.log1p(x + x * x / (1 + Math.sqrt(1 + x * x)));
+        }
+        return sign ? -t : t;
+    }
+
+    static double acosh(double x) {
+        if (x < 1 || Double.isNaN(x)) {
+            return Double.NaN;
+        }
+        if (x == 1) {
+            return 0;
+        }
+        if (x >= LARGE) {
+            return Math.log(x) + LN2;
+        }
+        if (x > 2) {
+            return Math.log(2 * x - 1 / (x + Math.sqrt(x * x - 1)));
+        }
+        double t = x - 1;
+        return Math.log1p(t + Math.sqrt(2 * t + t * t));
+    }
+
+    static double atanh(double x) {
+        if (x < -1 || x > 1 || Double.isNaN(x)) {
+            return Double.NaN;
+        }
+        if (x == 1) {
+            return Double.POSITIVE_INFINITY;
+        }
+        if (x == -1) {
+            return Double.NEGATIVE_INFINITY;
+        }
+        boolean sign = x < 0;
+        if (sign) {
+            x = -x;
+        }
+        double t;
+        if (x < NEAR_ZERO) {
+            t = x;
+        } else if (x < 0.5) {
+            t = x + x;
+            t = 0.5 * Math.log1p(t + t * x / (1 - x));
+        } else {
+            t = 0.5 * Math.log1p((x + x) / (1 - x));
+        }
+        return sign ? -t : t;
     }
 
     interface StepFn {
@@ -280,7 +365,6 @@ final class Functions {
         final double[] fp1 = p1;
         if (fn.equals("absent_over_time")) {
             boolean[] seen = new boolean[n];
-            double[] scratch = new double[0];
             while (w.next()) {
                 slide(w, g, (i, lo, hi, ws, we) -> {
                     if (hi > lo) {
@@ -302,29 +386,31 @@ final class Functions {
         double[] buf = new double[n];
         Row row = new Row(null, false, buf);
         long rangeMs = w.rangeMs;
+        RangeFunctions.Kind kind = RangeFunctions.Kind.of(fn);
+        RangeFunctions.Scratch scratch = new RangeFunctions.Scratch();
         return new Evaluator.VecVal(new RowSource() {
-            double[] scratch = new double[16];
+            boolean any;
+            int maxWindow;
+            final WindowFn step = (i, lo, hi, ws, we) -> {
+                double r = RangeFunctions.apply(kind, w.ts, w.vs, lo, hi, ws, we, rangeMs, g.t(i),
+                        fp0 == null ? 0 : fp0[i], fp1 == null ? 0 : fp1[i], scratch);
+                buf[i] = r;
+                any |= !Row.absent(r);
+                maxWindow = Math.max(maxWindow, hi - lo);
+            };
 
             @Override
             public Row next() {
                 while (w.next()) {
-                    if (scratch.length < w.n) {
-                        scratch = new double[w.ts.length];
+                    any = false;
+                    maxWindow = 0;
+                    if (counterCheck) {
+                        RangeFunctions.countResets(w.vs, w.n, scratch);
                     }
-                    boolean[] any = {false};
-                    int[] maxWindow = {0};
-                    slide(w, g, (i, lo, hi, ws, we) -> {
-                        double r = RangeFunctions.apply(fn, w.ts, w.vs, lo, hi, ws, we, rangeMs, g.t(i),
-                                fp0 == null ? 0 : fp0[i], fp1 == null ? 0 : fp1[i], scratch);
-                        buf[i] = r;
-                        if (!Row.absent(r)) {
-                            any[0] = true;
-                        }
-                        maxWindow[0] = Math.max(maxWindow[0], hi - lo);
-                    });
-                    ev.addSamples(maxWindow[0]);
-                    ev.releaseSamples(maxWindow[0]);
-                    if (!any[0]) {
+                    slide(w, g, step);
+                    ev.addSamples(maxWindow);
+                    ev.releaseSamples(maxWindow);
+                    if (!any) {
                         continue;
                     }
                     if (counterCheck) {

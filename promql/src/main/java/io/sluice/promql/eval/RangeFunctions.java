@@ -10,6 +10,42 @@ final class RangeFunctions {
     private RangeFunctions() {
     }
 
+    /** The functions, resolved once per call site instead of a string switch per window. */
+    enum Kind {
+        RATE, INCREASE, DELTA, IRATE, IDELTA, DERIV, PREDICT_LINEAR, CHANGES, RESETS, AVG_OVER_TIME, SUM_OVER_TIME,
+        MIN_OVER_TIME, MAX_OVER_TIME, TS_OF_MIN_OVER_TIME, TS_OF_MAX_OVER_TIME, COUNT_OVER_TIME, PRESENT_OVER_TIME,
+        LAST_OVER_TIME, FIRST_OVER_TIME, TS_OF_LAST_OVER_TIME, TS_OF_FIRST_OVER_TIME, QUANTILE_OVER_TIME,
+        MAD_OVER_TIME, STDDEV_OVER_TIME, STDVAR_OVER_TIME, DOUBLE_EXPONENTIAL_SMOOTHING, ABSENT_OVER_TIME;
+
+        static Kind of(String name) {
+            return valueOf(name.toUpperCase(java.util.Locale.ROOT));
+        }
+    }
+
+    /** Per-call-site buffers reused across windows: no allocation per window. */
+    static final class Scratch {
+        /**
+         * For rate/increase: {@code resets[i]} = how many of samples 1..i-1 of the current series are below
+         * their predecessor, so a window without a counter reset skips the correction loop.
+         */
+        int[] resets;
+        double[] values = new double[16];
+        final double[] c = new double[4];
+        final double[] pair = new double[2];
+    }
+
+    /** Fills {@code sc.resets} for the series in {@code vs[0..n)}. */
+    static void countResets(double[] vs, int n, Scratch sc) {
+        if (sc.resets == null || sc.resets.length < n + 1) {
+            sc.resets = new int[Math.max(n + 1, 64)];
+        }
+        int[] r = sc.resets;
+        r[0] = 0;
+        for (int i = 0; i < n; i++) {
+            r[i + 1] = r[i] + (i > 0 && vs[i] < vs[i - 1] ? 1 : 0);
+        }
+    }
+
     static boolean isRangeFunction(String name) {
         return switch (name) {
             case "rate", "increase", "delta", "irate", "idelta", "deriv", "predict_linear", "changes", "resets",
@@ -26,21 +62,26 @@ final class RangeFunctions {
      * @param p0 the first scalar argument at this step (quantile, predict_linear's seconds, smoothing factor)
      * @param p1 the second (trend factor)
      */
-    static double apply(String fn, long[] ts, double[] vs, int lo, int hi, long rangeStart, long rangeEnd,
-                        long rangeMs, long evalT, double p0, double p1, double[] scratch) {
+    static double apply(Kind fn, long[] ts, double[] vs, int lo, int hi, long rangeStart, long rangeEnd,
+                        long rangeMs, long evalT, double p0, double p1, Scratch sc) {
         int n = hi - lo;
         if (n <= 0) {
             return Row.ABSENT;
         }
+        if (sc.values.length < n) {
+            sc.values = new double[Math.max(n, sc.values.length * 2)];
+        }
+        double[] scratch = sc.values;
+        double[] c = sc.c;
         switch (fn) {
-            case "rate":
-                return extrapolated(ts, vs, lo, hi, rangeStart, rangeEnd, rangeMs, true, true);
-            case "increase":
-                return extrapolated(ts, vs, lo, hi, rangeStart, rangeEnd, rangeMs, true, false);
-            case "delta":
-                return extrapolated(ts, vs, lo, hi, rangeStart, rangeEnd, rangeMs, false, false);
-            case "irate":
-            case "idelta": {
+            case RATE:
+                return extrapolated(ts, vs, lo, hi, rangeStart, rangeEnd, rangeMs, true, true, sc.resets);
+            case INCREASE:
+                return extrapolated(ts, vs, lo, hi, rangeStart, rangeEnd, rangeMs, true, false, sc.resets);
+            case DELTA:
+                return extrapolated(ts, vs, lo, hi, rangeStart, rangeEnd, rangeMs, false, false, null);
+            case IRATE:
+            case IDELTA: {
                 if (n < 2) {
                     return Row.ABSENT;
                 }
@@ -50,60 +91,61 @@ final class RangeFunctions {
                 }
                 double last = vs[hi - 1];
                 double prev = vs[hi - 2];
-                boolean isRate = fn.equals("irate");
+                boolean isRate = fn == Kind.IRATE;
                 double r = (isRate && last < prev) ? last : last - prev;
                 return isRate ? r / (dt / 1000.0) : r;
             }
-            case "deriv": {
+            case DERIV: {
                 if (n < 2) {
                     return Row.ABSENT;
                 }
-                return regression(ts, vs, lo, hi, ts[lo])[0];
+                regression(ts, vs, lo, hi, ts[lo], sc);
+                return sc.pair[0];
             }
-            case "predict_linear": {
+            case PREDICT_LINEAR: {
                 if (n < 2) {
                     return Row.ABSENT;
                 }
-                double[] si = regression(ts, vs, lo, hi, evalT);
-                return si[0] * p0 + si[1];
+                regression(ts, vs, lo, hi, evalT, sc);
+                return sc.pair[0] * p0 + sc.pair[1];
             }
-            case "changes": {
-                int c = 0;
+            case CHANGES: {
+                int changes = 0;
                 for (int i = lo + 1; i < hi; i++) {
                     double a = vs[i - 1];
                     double b = vs[i];
                     if (b != a && !(Double.isNaN(a) && Double.isNaN(b))) {
-                        c++;
+                        changes++;
                     }
                 }
-                return c;
+                return changes;
             }
-            case "resets": {
-                int c = 0;
+            case RESETS: {
+                int resets = 0;
                 for (int i = lo + 1; i < hi; i++) {
                     if (vs[i] < vs[i - 1]) {
-                        c++;
+                        resets++;
                     }
                 }
-                return c;
+                return resets;
             }
-            case "avg_over_time": {
+            case AVG_OVER_TIME: {
                 double sum = vs[lo];
                 double count = 1;
                 double mean = 0;
-                double[] c = {0};
+                c[0] = 0;
                 boolean incremental = false;
                 for (int i = lo + 1; i < hi; i++) {
                     double f = vs[i];
                     count = i - lo + 1;
                     if (!incremental) {
-                        double[] c2 = {c[0]};
-                        double ns = FloatOps.kahanInc(f, sum, c2);
+                        double before = c[0];
+                        double ns = FloatOps.kahanInc(f, sum, c);
                         if (!Double.isInfinite(ns)) {
                             sum = ns;
-                            c[0] = c2[0];
                             continue;
                         }
+                        c[0] = before;
                         incremental = true;
                         mean = sum / (count - 1);
                         c[0] /= (count - 1);
@@ -117,19 +159,19 @@ final class RangeFunctions {
                 }
                 return sum / count + c[0] / count;
             }
-            case "sum_over_time": {
+            case SUM_OVER_TIME: {
                 double sum = 0;
-                double[] c = {0};
+                c[0] = 0;
                 for (int i = lo; i < hi; i++) {
                     sum = FloatOps.kahanInc(vs[i], sum, c);
                 }
                 return Double.isInfinite(sum) ? sum : sum + c[0];
             }
-            case "min_over_time":
-            case "max_over_time":
-            case "ts_of_min_over_time":
-            case "ts_of_max_over_time": {
-                boolean max = fn.contains("max");
+            case MIN_OVER_TIME:
+            case MAX_OVER_TIME:
+            case TS_OF_MIN_OVER_TIME:
+            case TS_OF_MAX_OVER_TIME: {
+                boolean max = fn == Kind.MAX_OVER_TIME || fn == Kind.TS_OF_MAX_OVER_TIME;
                 double best = vs[lo];
                 long bestT = ts[lo];
                 for (int i = lo; i < hi; i++) {
@@ -140,25 +182,25 @@ final class RangeFunctions {
                         bestT = ts[i];
                     }
                 }
-                return fn.startsWith("ts_") ? bestT / 1000.0 : best;
+                return fn == Kind.TS_OF_MAX_OVER_TIME || fn == Kind.TS_OF_MIN_OVER_TIME ? bestT / 1000.0 : best;
             }
-            case "count_over_time":
+            case COUNT_OVER_TIME:
                 return n;
-            case "present_over_time":
+            case PRESENT_OVER_TIME:
                 return 1;
-            case "last_over_time":
+            case LAST_OVER_TIME:
                 return vs[hi - 1];
-            case "first_over_time":
+            case FIRST_OVER_TIME:
                 return vs[lo];
-            case "ts_of_last_over_time":
+            case TS_OF_LAST_OVER_TIME:
                 return ts[hi - 1] / 1000.0;
-            case "ts_of_first_over_time":
+            case TS_OF_FIRST_OVER_TIME:
                 return ts[lo] / 1000.0;
-            case "quantile_over_time": {
+            case QUANTILE_OVER_TIME: {
                 System.arraycopy(vs, lo, scratch, 0, n);
                 return FloatOps.quantile(p0, scratch, n);
             }
-            case "mad_over_time": {
+            case MAD_OVER_TIME: {
                 for (int i = lo; i < hi; i++) {
                     if (Double.isNaN(vs[i])) {
                         return Double.NaN;
@@ -171,13 +213,16 @@ final class RangeFunctions {
                 }
                 return FloatOps.quantile(0.5, scratch, n);
             }
-            case "stddev_over_time":
-            case "stdvar_over_time": {
+            case STDDEV_OVER_TIME:
+            case STDVAR_OVER_TIME: {
                 double count = 0;
                 double mean = 0;
-                double[] cMean = {0};
                 double aux = 0;
-                double[] cAux = {0};
+                double[] cMean = sc.pair;
+                cMean[0] = 0;
+                cMean[1] = 0;
+                double[] cAux = c;
+                cAux[0] = 0;
                 for (int i = lo; i < hi; i++) {
                     double f = vs[i];
                     count++;
@@ -186,9 +231,9 @@ final class RangeFunctions {
                     aux = FloatOps.kahanInc(delta * (f - (mean + cMean[0])), aux, cAux);
                 }
                 double variance = (aux + cAux[0]) / count;
-                return fn.startsWith("stddev") ? Math.sqrt(variance) : variance;
+                return fn == Kind.STDDEV_OVER_TIME ? Math.sqrt(variance) : variance;
             }
-            case "double_exponential_smoothing": {
+            case DOUBLE_EXPONENTIAL_SMOOTHING: {
                 if (n < 2) {
                     return Row.ABSENT;
                 }
@@ -214,7 +259,7 @@ final class RangeFunctions {
     }
 
     private static double extrapolated(long[] ts, double[] vs, int lo, int hi, long rangeStart, long rangeEnd,
-                                       long rangeMs, boolean isCounter, boolean isRate) {
+                                       long rangeMs, boolean isCounter, boolean isRate, int[] resets) {
         int n = hi - lo;
         if (n < 2) {
             return Row.ABSENT;
@@ -222,7 +267,7 @@ final class RangeFunctions {
         long firstT = ts[lo];
         long lastT = ts[hi - 1];
         double result = vs[hi - 1] - vs[lo];
-        if (isCounter) {
+        if (isCounter && (resets == null || resets[hi] != resets[lo + 1])) {
             for (int i = lo + 1; i < hi; i++) {
                 if (vs[i] < vs[i - 1]) {
                     result += vs[i - 1];
@@ -260,16 +305,14 @@ final class RangeFunctions {
     }
 
     /** Least squares {slope, intercept} with x = (t - interceptTime) seconds, Kahan sums, as Prometheus. */
-    private static double[] regression(long[] ts, double[] vs, int lo, int hi, long interceptTime) {
+    private static void regression(long[] ts, double[] vs, int lo, int hi, long interceptTime, Scratch sc) {
         double n = 0;
         double sumX = 0;
         double sumY = 0;
         double sumXY = 0;
         double sumX2 = 0;
-        double[] cX = {0};
-        double[] cY = {0};
-        double[] cXY = {0};
-        double[] cX2 = {0};
+        double[] k = sc.c;
+        java.util.Arrays.fill(k, 0);
         double initY = vs[lo];
         boolean constY = true;
         for (int i = lo; i < hi; i++) {
@@ -279,25 +322,38 @@ final class RangeFunctions {
             }
             n += 1.0;
             double x = (ts[i] - interceptTime) / 1e3;
-            sumX = FloatOps.kahanInc(x, sumX, cX);
-            sumY = FloatOps.kahanInc(f, sumY, cY);
-            sumXY = FloatOps.kahanInc(x * f, sumXY, cXY);
-            sumX2 = FloatOps.kahanInc(x * x, sumX2, cX2);
+            sumX = kahan(x, sumX, k, 0);
+            sumY = kahan(f, sumY, k, 1);
+            sumXY = kahan(x * f, sumXY, k, 2);
+            sumX2 = kahan(x * x, sumX2, k, 3);
         }
         if (constY) {
-            if (Double.isInfinite(initY)) {
-                return new double[] {Double.NaN, Double.NaN};
-            }
-            return new double[] {0, initY};
+            sc.pair[0] = Double.isInfinite(initY) ? Double.NaN : 0;
+            sc.pair[1] = Double.isInfinite(initY) ? Double.NaN : initY;
+            return;
         }
-        sumX += cX[0];
-        sumY += cY[0];
-        sumXY += cXY[0];
-        sumX2 += cX2[0];
+        sumX += k[0];
+        sumY += k[1];
+        sumXY += k[2];
+        sumX2 += k[3];
         double covXY = sumXY - sumX * sumY / n;
         double varX = sumX2 - sumX * sumX / n;
         double slope = covXY / varX;
         double intercept = sumY / n - slope * sumX / n;
-        return new double[] {slope, intercept};
+        sc.pair[0] = slope;
+        sc.pair[1] = intercept;
+    }
+
+    /** Kahan-Neumaier increment with the compensation in {@code c[i]}. */
+    private static double kahan(double inc, double sum, double[] c, int i) {
+        double t = sum + inc;
+        if (Double.isInfinite(t)) {
+            c[i] = 0;
+        } else if (Math.abs(sum) >= Math.abs(inc)) {
+            c[i] += (sum - t) + inc;
+        } else {
+            c[i] += (inc - t) + sum;
+        }
+        return t;
     }
 }

@@ -91,7 +91,7 @@ public final class GoStrings {
     }
 
     /** Length of a string in UTF-8 bytes. */
-    static int utf8Length(CharSequence s) {
+    public static int utf8Length(CharSequence s) {
         int n = 0;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

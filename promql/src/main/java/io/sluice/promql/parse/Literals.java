@@ -17,11 +17,46 @@ final class Literals {
      * octal, underscores), else a float ({@code 1e3}, {@code .5}, {@code Inf}, {@code NaN}).
      */
     static double number(String text) throws LiteralException {
+        if (text.indexOf('_') >= 0 && !underscoreOk(text)) {
+            throw new LiteralException("strconv.ParseFloat: parsing " + GoStrings.quote(text) + ": invalid syntax");
+        }
         Long asInt = goInt(text);
         if (asInt != null) {
             return asInt;
         }
         return goFloat(text);
+    }
+
+    /** Go's rule for underscores in number literals: only between digits, or after a base prefix. */
+    private static boolean underscoreOk(String s) {
+        char saw = '^';
+        int i = 0;
+        boolean hex = false;
+        if (s.length() >= 2 && s.charAt(0) == '0' && "bBoOxX".indexOf(s.charAt(1)) >= 0) {
+            i = 2;
+            saw = '0';
+            hex = Character.toLowerCase(s.charAt(1)) == 'x';
+        }
+        for (; i < s.length(); i++) {
+            char c = s.charAt(i);
+            char l = Character.toLowerCase(c);
+            if ((c >= '0' && c <= '9') || (hex && l >= 'a' && l <= 'f')) {
+                saw = '0';
+                continue;
+            }
+            if (c == '_') {
+                if (saw != '0') {
+                    return false;
+                }
+                saw = '_';
+                continue;
+            }
+            if (saw == '_') {
+                return false;
+            }
+            saw = '!';
+        }
+        return saw != '_';
     }
 
     private static Long goInt(String s) {
@@ -61,6 +96,8 @@ final class Literals {
         return v;
     }
 
+    private static final java.util.regex.Pattern DECIMAL = java.util.regex.Pattern.compile("[0-9]*\\.?[0-9]*([eE][+-]?[0-9]+)?");
+
     private static double goFloat(String s) throws LiteralException {
         String lower = s.toLowerCase(java.util.Locale.ROOT);
         switch (lower) {
@@ -77,7 +114,7 @@ final class Literals {
             }
         }
         String t = s.replace("_", "");
-        if (lower.startsWith("0x") || t.isEmpty() || !t.matches("[0-9]*\\.?[0-9]*([eE][+-]?[0-9]+)?")) {
+        if (lower.startsWith("0x") || t.isEmpty() || !DECIMAL.matcher(t).matches()) {
             throw new LiteralException("strconv.ParseFloat: parsing " + GoStrings.quote(s) + ": invalid syntax");
         }
         double v = Double.parseDouble(t);

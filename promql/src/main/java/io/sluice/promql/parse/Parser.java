@@ -12,7 +12,6 @@ import io.sluice.promql.ast.PosRange;
 import io.sluice.promql.ast.ValueType;
 import io.sluice.promql.labels.LabelMatcher;
 import io.sluice.promql.labels.Labels;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -35,7 +34,10 @@ public final class Parser {
 
     private final String query;
     private final Lexer lexer;
-    private Token tok;
+    /** The lookahead, read only when the grammar needs it (so errors come in Prometheus' order); null until then. */
+    private Token la;
+    /** How many aggregation bodies enclose the parse position (syntax errors there say "in aggregation"). */
+    private int aggDepth;
     private int depth;
     /** Vector matching as written, for the type checks (the tree keeps it only between two vectors). */
     private final Map<Expr.Binary, Matching> matchings = new IdentityHashMap<>();
@@ -61,8 +63,7 @@ public final class Parser {
      */
     public static List<LabelMatcher> parseSeriesSelector(String selector) {
         Parser p = new Parser(selector);
-        p.advance();
-        Token first = p.tok;
+        Token first = p.peek();
         Expr.VectorSelector vs;
         if (first.type() == TokenType.LEFT_BRACE) {
             vs = p.parseSelector(null);
@@ -72,11 +73,14 @@ public final class Parser {
         } else {
             throw p.unexpected("", "");
         }
-        if (p.tok.type() != TokenType.EOF) {
+        if (p.peek().type() != TokenType.EOF) {
             throw p.unexpected("", "");
         }
         return vs.matchers();
     }
+
+    private static final java.util.regex.Pattern FLOAT_SECONDS =
+            java.util.regex.Pattern.compile("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?(?i:inf|infinity|nan)");
 
     /**
      * A duration as the HTTP API accepts it (Prometheus' {@code parseDuration}): float seconds
@@ -90,7 +94,7 @@ public final class Parser {
                 throw new NumberFormatException();
             }
             double d = Double.parseDouble(s);
-            if (!s.matches("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?(?i:inf|infinity|nan)")) {
+            if (!FLOAT_SECONDS.matcher(s).matches()) {
                 throw new NumberFormatException();
             }
             double ns = d * 1e9;
@@ -112,41 +116,49 @@ public final class Parser {
     // ---------------------------------------------------------------- parsing
 
     private Expr parseQuery() {
-        advance();
-        if (tok.type() == TokenType.EOF) {
+        if (peek().type() == TokenType.EOF) {
             throw Errors.at(query, 0, 0, "no expression found in input");
         }
         Expr e = parseExpr(0);
-        if (tok.type() != TokenType.EOF) {
+        if (peek().type() != TokenType.EOF) {
             throw unexpected("", "");
         }
-        checkTreeDepth(e);
         check(e);
         return e;
     }
 
     private Token advance() {
-        Token t = tok;
-        tok = lexer.next();
+        Token t = peek();
+        la = null;
         return t;
+    }
+
+    private Token peek() {
+        if (la == null) {
+            la = lexer.next();
+        }
+        return la;
     }
 
     private void enter() {
         if (++depth > MAX_DEPTH) {
-            throw Errors.at(query, tok.pos(), tok.end(),
+            throw Errors.at(query, peek().pos(), peek().end(),
                     "expression nested too deeply (more than " + MAX_DEPTH + " levels)");
         }
     }
 
     private ParseException unexpected(String context, String expected) {
-        StringBuilder sb = new StringBuilder("unexpected ").append(tok.describe());
+        if (context.isEmpty() && aggDepth > 0) {
+            context = "aggregation";
+        }
+        StringBuilder sb = new StringBuilder("unexpected ").append(peek().describe());
         if (!context.isEmpty()) {
             sb.append(" in ").append(context);
         }
         if (!expected.isEmpty()) {
             sb.append(", expected ").append(expected);
         }
-        return Errors.at(query, tok.pos(), tok.end(), sb.toString());
+        return Errors.at(query, peek().pos(), peek().end(), sb.toString());
     }
 
     private ParseException error(PosRange pos, String detail) {
@@ -166,13 +178,13 @@ public final class Parser {
         enter();
         Expr lhs = parseUnary();
         while (true) {
-            BinaryOp op = binaryOp(tok.type());
+            BinaryOp op = binaryOp(peek().type());
             if (op == null || op.precedence() < minPrec) {
                 break;
             }
             advance();
             boolean returnBool = false;
-            if (tok.type() == TokenType.BOOL) {
+            if (peek().type() == TokenType.BOOL) {
                 advance();
                 returnBool = true;
             }
@@ -180,18 +192,18 @@ public final class Parser {
             List<String> labels = List.of();
             List<String> include = List.of();
             boolean on = false;
-            if (tok.type() == TokenType.ON || tok.type() == TokenType.IGNORING) {
+            if (peek().type() == TokenType.ON || peek().type() == TokenType.IGNORING) {
                 on = advance().type() == TokenType.ON;
                 labels = parseGroupingLabels();
-                if (tok.type() == TokenType.GROUP_LEFT || tok.type() == TokenType.GROUP_RIGHT) {
+                if (peek().type() == TokenType.GROUP_LEFT || peek().type() == TokenType.GROUP_RIGHT) {
                     card = advance().type() == TokenType.GROUP_LEFT ? Cardinality.MANY_TO_ONE : Cardinality.ONE_TO_MANY;
-                    if (tok.type() == TokenType.LEFT_PAREN) {
+                    if (peek().type() == TokenType.LEFT_PAREN || !canStartExpr(peek().type())) {
                         include = parseGroupingLabels();
                     }
                 }
             }
             boolean fill = false;
-            while (tok.type() == TokenType.FILL || tok.type() == TokenType.FILL_LEFT || tok.type() == TokenType.FILL_RIGHT) {
+            while (peek().type() == TokenType.FILL || peek().type() == TokenType.FILL_LEFT || peek().type() == TokenType.FILL_RIGHT) {
                 advance();
                 parseFillValue();
                 fill = true;
@@ -206,7 +218,7 @@ public final class Parser {
             Matching m = new Matching(card, labels, on, include, returnBool);
             Expr.VectorMatching vm = lhs.type() == ValueType.VECTOR && rhs.type() == ValueType.VECTOR
                     ? new Expr.VectorMatching(card, labels, on, include) : null;
-            Expr.Binary b = new Expr.Binary(op, lhs, rhs, returnBool, vm, span(lhs.pos().start(), rhs.pos().end()));
+            Expr.Binary b = track(new Expr.Binary(op, lhs, rhs, returnBool, vm, span(lhs.pos().start(), rhs.pos().end())));
             matchings.put(b, m);
             lhs = b;
         }
@@ -215,21 +227,29 @@ public final class Parser {
     }
 
     private void parseFillValue() {
-        if (tok.type() != TokenType.LEFT_PAREN) {
+        if (peek().type() != TokenType.LEFT_PAREN) {
             throw unexpected("", "");
         }
         advance();
-        if (tok.type() == TokenType.ADD || tok.type() == TokenType.SUB) {
+        if (peek().type() == TokenType.ADD || peek().type() == TokenType.SUB) {
             advance();
         }
-        if (tok.type() != TokenType.NUMBER && tok.type() != TokenType.DURATION) {
+        if (peek().type() != TokenType.NUMBER && peek().type() != TokenType.DURATION) {
             throw unexpected("", "");
         }
         advance();
-        if (tok.type() != TokenType.RIGHT_PAREN) {
+        if (peek().type() != TokenType.RIGHT_PAREN) {
             throw unexpected("", "");
         }
         advance();
+    }
+
+    /** Whether a token can begin an expression. */
+    private static boolean canStartExpr(TokenType t) {
+        return switch (t) {
+            case NUMBER, DURATION, STRING, LEFT_PAREN, LEFT_BRACE, ADD, SUB -> true;
+            default -> t.isMetricIdentifier() || t.kind == TokenType.Kind.AGGREGATOR;
+        };
     }
 
     private static BinaryOp binaryOp(TokenType t) {
@@ -256,20 +276,20 @@ public final class Parser {
 
     /** Unary plus/minus (operand: everything binding tighter than {@code *}), else a primary with its modifiers. */
     private Expr parseUnary() {
-        if (tok.type() == TokenType.ADD || tok.type() == TokenType.SUB) {
+        if (peek().type() == TokenType.ADD || peek().type() == TokenType.SUB) {
             Token op = advance();
             boolean negate = op.type() == TokenType.SUB;
             Expr operand = parseExpr(BinaryOp.POW.precedence());
             if (operand instanceof Expr.NumberLiteral n) {
-                return new Expr.NumberLiteral(negate ? -n.value() : n.value(), span(op.pos(), n.pos().end()));
+                return track(new Expr.NumberLiteral(negate ? -n.value() : n.value(), span(op.pos(), n.pos().end()), n.duration()));
             }
-            return new Expr.Unary(negate, operand, span(op.pos(), operand.pos().end()));
+            return track(new Expr.Unary(negate, operand, span(op.pos(), operand.pos().end())));
         }
         return parsePostfix(parsePrimary());
     }
 
     private Expr parsePrimary() {
-        Token t = tok;
+        Token t = peek();
         switch (t.type()) {
             case NUMBER -> {
                 advance();
@@ -281,7 +301,7 @@ public final class Parser {
             }
             case DURATION -> {
                 advance();
-                return new Expr.NumberLiteral(durationSeconds(t), span(t.pos(), t.end()));
+                return new Expr.NumberLiteral(durationSeconds(t), span(t.pos(), t.end()), true);
             }
             case STRING -> {
                 advance();
@@ -290,25 +310,25 @@ public final class Parser {
             case LEFT_PAREN -> {
                 advance();
                 Expr inner = parseExpr(0);
-                if (tok.type() != TokenType.RIGHT_PAREN) {
+                if (peek().type() != TokenType.RIGHT_PAREN) {
                     throw unexpected("", "");
                 }
                 Token close = advance();
-                return new Expr.Paren(inner, span(t.pos(), close.end()));
+                return track(new Expr.Paren(inner, span(t.pos(), close.end())));
             }
             case LEFT_BRACE -> {
                 return parseSelector(null);
             }
             case IDENTIFIER -> {
                 advance();
-                if (tok.type() == TokenType.LEFT_PAREN) {
+                if (peek().type() == TokenType.LEFT_PAREN) {
                     return parseCall(t);
                 }
                 return parseSelector(t);
             }
             case START, END, STEP, RANGE, MAX_OF, MIN_OF -> {
                 advance();
-                if (tok.type() == TokenType.LEFT_PAREN) {
+                if (peek().type() == TokenType.LEFT_PAREN) {
                     return parseCall(t);
                 }
                 return parseSelector(t);
@@ -316,7 +336,7 @@ public final class Parser {
             default -> {
                 if (t.type().kind == TokenType.Kind.AGGREGATOR) {
                     advance();
-                    if (tok.type() == TokenType.LEFT_PAREN || tok.type() == TokenType.BY || tok.type() == TokenType.WITHOUT) {
+                    if (peek().type() == TokenType.LEFT_PAREN || peek().type() == TokenType.BY || peek().type() == TokenType.WITHOUT) {
                         return parseAggregate(t);
                     }
                     return parseSelector(t);
@@ -343,10 +363,10 @@ public final class Parser {
 
     /** A vector selector after its metric name (null when it starts with a brace); the lookahead is after the name. */
     private Expr.VectorSelector parseSelector(Token name) {
-        int start = name != null ? name.pos() : tok.pos();
-        int end = name != null ? name.end() : tok.pos();
+        int start = name != null ? name.pos() : peek().pos();
+        int end = name != null ? name.end() : peek().pos();
         List<LabelMatcher> matchers = new ArrayList<>();
-        if (tok.type() == TokenType.LEFT_BRACE) {
+        if (peek().type() == TokenType.LEFT_BRACE) {
             end = parseMatchers(matchers);
         }
         String metric = null;
@@ -360,19 +380,19 @@ public final class Parser {
     /** {@code { matcher, ... }}; returns the end of the closing brace. */
     private int parseMatchers(List<LabelMatcher> out) {
         advance();
-        if (tok.type() == TokenType.RIGHT_BRACE) {
+        if (peek().type() == TokenType.RIGHT_BRACE) {
             return advance().end();
         }
         while (true) {
-            if (tok.type() == TokenType.IDENTIFIER) {
+            if (peek().type() == TokenType.IDENTIFIER) {
                 Token label = advance();
-                if (!isMatchOp(tok.type())) {
+                if (!isMatchOp(peek().type())) {
                     throw unexpected("label matching", "label matching operator");
                 }
                 out.add(matcher(label, label.text()));
-            } else if (tok.type() == TokenType.STRING) {
+            } else if (peek().type() == TokenType.STRING) {
                 Token label = advance();
-                if (isMatchOp(tok.type())) {
+                if (isMatchOp(peek().type())) {
                     out.add(matcher(label, label.value()));
                 } else {
                     out.add(LabelMatcher.equal(Labels.METRIC_NAME, label.value()));
@@ -380,12 +400,12 @@ public final class Parser {
             } else {
                 throw unexpected("label matching", "identifier or \"}\"");
             }
-            if (tok.type() == TokenType.COMMA) {
+            if (peek().type() == TokenType.COMMA) {
                 advance();
-                if (tok.type() == TokenType.RIGHT_BRACE) {
+                if (peek().type() == TokenType.RIGHT_BRACE) {
                     return advance().end();
                 }
-            } else if (tok.type() == TokenType.RIGHT_BRACE) {
+            } else if (peek().type() == TokenType.RIGHT_BRACE) {
                 return advance().end();
             } else {
                 throw unexpected("label matching", "\",\" or \"}\"");
@@ -399,7 +419,7 @@ public final class Parser {
 
     private LabelMatcher matcher(Token label, String name) {
         Token op = advance();
-        if (tok.type() != TokenType.STRING) {
+        if (peek().type() != TokenType.STRING) {
             throw unexpected("label matching", "string");
         }
         Token value = advance();
@@ -421,6 +441,9 @@ public final class Parser {
         try {
             com.google.re2j.Pattern.compile(pattern);
         } catch (com.google.re2j.PatternSyntaxException pe) {
+            if (pe.getMessage().contains("stack underflow")) {
+                return "error parsing regexp: unexpected ): `" + pattern + "`"; // RE2J's text for an unopened ')'
+            }
             return pe.getMessage();
         }
         return e.getMessage();
@@ -435,23 +458,23 @@ public final class Parser {
         if (fn == null) {
             throw error(name, "unknown function with name " + GoStrings.quote(name.text()));
         }
-        return new Expr.Call(fn.name(), List.copyOf(args), fn.returnType(), span(name.pos(), end));
+        return track(new Expr.Call(fn.name(), List.copyOf(args), fn.returnType(), span(name.pos(), end)));
     }
 
     /** {@code ( expr, ... )}; returns the end of the closing parenthesis. */
     private int parseCallBody(List<Expr> args) {
         advance();
-        if (tok.type() == TokenType.RIGHT_PAREN) {
+        if (peek().type() == TokenType.RIGHT_PAREN) {
             return advance().end();
         }
         while (true) {
             args.add(parseExpr(0));
-            if (tok.type() == TokenType.COMMA) {
+            if (peek().type() == TokenType.COMMA) {
                 Token comma = advance();
-                if (tok.type() == TokenType.RIGHT_PAREN) {
+                if (!canStartExpr(peek().type())) {
                     throw error(comma, "trailing commas not allowed in function call args");
                 }
-            } else if (tok.type() == TokenType.RIGHT_PAREN) {
+            } else if (peek().type() == TokenType.RIGHT_PAREN) {
                 return advance().end();
             } else {
                 throw unexpected("", "");
@@ -460,21 +483,28 @@ public final class Parser {
     }
 
     private Expr parseAggregate(Token opTok) {
+        aggDepth++;
+        Expr e = parseAggregateBody(opTok);
+        aggDepth--;
+        return e;
+    }
+
+    private Expr parseAggregateBody(Token opTok) {
         AggregateOp op = AggregateOp.valueOf(opTok.type().name());
         List<String> grouping = List.of();
         boolean without = false;
         boolean modifierFirst = false;
-        if (tok.type() == TokenType.BY || tok.type() == TokenType.WITHOUT) {
+        if (peek().type() == TokenType.BY || peek().type() == TokenType.WITHOUT) {
             without = advance().type() == TokenType.WITHOUT;
             grouping = parseGroupingLabels();
             modifierFirst = true;
-            if (tok.type() != TokenType.LEFT_PAREN) {
+            if (peek().type() != TokenType.LEFT_PAREN) {
                 throw unexpected("aggregation", "");
             }
         }
         List<Expr> args = new ArrayList<>();
         int end = parseCallBody(args);
-        if (!modifierFirst && (tok.type() == TokenType.BY || tok.type() == TokenType.WITHOUT)) {
+        if (!modifierFirst && (peek().type() == TokenType.BY || peek().type() == TokenType.WITHOUT)) {
             without = advance().type() == TokenType.WITHOUT;
             grouping = parseGroupingLabels();
             end = lastGroupingEnd;
@@ -489,40 +519,40 @@ public final class Parser {
                     + ", got " + args.size());
         }
         Expr param = op.hasParameter() ? args.get(0) : null;
-        return new Expr.Aggregate(op, args.get(desired - 1), param, grouping, without, pos);
+        return track(new Expr.Aggregate(op, args.get(desired - 1), param, grouping, without, pos));
     }
 
     private int lastGroupingEnd;
 
     /** {@code ( label, ... )} after by/without/on/ignoring/group_left/group_right. */
     private List<String> parseGroupingLabels() {
-        if (tok.type() != TokenType.LEFT_PAREN) {
+        if (peek().type() != TokenType.LEFT_PAREN) {
             throw unexpected("grouping opts", "\"(\"");
         }
         advance();
         List<String> labels = new ArrayList<>();
-        if (tok.type() == TokenType.RIGHT_PAREN) {
+        if (peek().type() == TokenType.RIGHT_PAREN) {
             lastGroupingEnd = advance().end();
             return List.of();
         }
         while (true) {
-            if (tok.type() == TokenType.STRING) {
+            if (peek().type() == TokenType.STRING) {
                 Token t = advance();
                 if (t.value().isEmpty()) {
                     throw error(t, "invalid label name for grouping: " + GoStrings.quote(t.value()));
                 }
                 labels.add(t.value());
-            } else if (tok.type().isMaybeLabel()) {
+            } else if (peek().type().isMaybeLabel()) {
                 labels.add(advance().text());
             } else {
                 throw unexpected("grouping opts", "label");
             }
-            if (tok.type() == TokenType.COMMA) {
+            if (peek().type() == TokenType.COMMA) {
                 advance();
-                if (tok.type() == TokenType.RIGHT_PAREN) {
+                if (peek().type() == TokenType.RIGHT_PAREN) {
                     break;
                 }
-            } else if (tok.type() != TokenType.RIGHT_PAREN) {
+            } else if (peek().type() != TokenType.RIGHT_PAREN) {
                 throw unexpected("grouping opts", "\",\" or \")\"");
             } else {
                 break;
@@ -536,10 +566,15 @@ public final class Parser {
 
     private Expr parsePostfix(Expr e) {
         while (true) {
-            switch (tok.type()) {
+            switch (peek().type()) {
                 case LEFT_BRACKET -> e = parseRangeOrSubquery(e);
                 case OFFSET -> e = parseOffset(e);
                 case AT -> e = parseAt(e);
+                case ANCHORED, SMOOTHED -> {
+                    // Prometheus' extended range selectors: experimental, off unless enabled.
+                    throw error(e.pos(), advance().text().toLowerCase(java.util.Locale.ROOT)
+                            + " modifier is experimental and not enabled");
+                }
                 default -> {
                     return e;
                 }
@@ -550,7 +585,7 @@ public final class Parser {
     private Expr parseRangeOrSubquery(Expr e) {
         Token open = advance();
         long rangeMs = durationInBrackets("subquery or range selector", "number, duration, step(), or range()");
-        if (tok.type() == TokenType.RIGHT_BRACKET) {
+        if (peek().type() == TokenType.RIGHT_BRACKET) {
             Token close = advance();
             String msg = null;
             if (!(e instanceof Expr.VectorSelector vs)) {
@@ -563,40 +598,43 @@ public final class Parser {
             if (msg != null) {
                 throw Errors.at(query, open.pos(), close.end(), msg);
             }
-            return new Expr.MatrixSelector((Expr.VectorSelector) e, rangeMs, span(e.pos().start(), close.end()));
+            return track(new Expr.MatrixSelector((Expr.VectorSelector) e, rangeMs, span(e.pos().start(), close.end())));
         }
-        if (tok.type() != TokenType.COLON) {
+        if (peek().type() != TokenType.COLON) {
             throw unexpected("subquery or range", "\":\" or \"]\"");
         }
         advance();
         long stepMs = 0;
-        if (tok.type() != TokenType.RIGHT_BRACKET) {
+        if (peek().type() != TokenType.RIGHT_BRACKET) {
             stepMs = durationInBrackets("subquery selector", "number, duration, step(), range(), or \"]\"");
-            if (tok.type() != TokenType.RIGHT_BRACKET) {
+            if (peek().type() != TokenType.RIGHT_BRACKET) {
                 throw unexpected("subquery selector", "\"]\"");
             }
         }
         Token close = advance();
-        return new Expr.Subquery(e, rangeMs, stepMs, 0, AtKind.NONE, 0, span(e.pos().start(), close.end()));
+        return track(new Expr.Subquery(e, rangeMs, stepMs, 0, AtKind.NONE, 0, span(e.pos().start(), close.end())));
     }
 
     /** A positive duration inside brackets: {@code 5m}, {@code 300}, {@code 1.5}; in milliseconds. */
     private long durationInBrackets(String context, String expected) {
         Token sign = null;
-        if (tok.type() == TokenType.ADD || tok.type() == TokenType.SUB) {
-            sign = advance();
+        boolean negate = false;
+        while (peek().type() == TokenType.ADD || peek().type() == TokenType.SUB) {
+            Token s = advance();
+            sign = sign == null ? s : sign;
+            negate ^= s.type() == TokenType.SUB;
         }
         rejectDurationExpression();
-        if (tok.type() != TokenType.NUMBER && tok.type() != TokenType.DURATION) {
+        if (peek().type() != TokenType.NUMBER && peek().type() != TokenType.DURATION) {
             throw unexpected(context, expected);
         }
         Token lit = advance();
         double seconds = literalSeconds(lit);
-        if (sign != null && sign.type() == TokenType.SUB) {
+        if (negate) {
             seconds = -seconds;
         }
         int start = sign != null ? sign.pos() : lit.pos();
-        if (isDurationOperator(tok.type())) {
+        if (isDurationOperator(peek().type())) {
             throw Errors.at(query, start, lit.end(), "experimental duration expression is not enabled");
         }
         if (Literals.durationOutOfRange(seconds)) {
@@ -609,9 +647,9 @@ public final class Parser {
     }
 
     private void rejectDurationExpression() {
-        switch (tok.type()) {
+        switch (peek().type()) {
             case STEP, RANGE, MAX_OF, MIN_OF, LEFT_PAREN ->
-                    throw error(tok, "experimental duration expression is not enabled");
+                    throw error(peek(), "experimental duration expression is not enabled");
             default -> {
             }
         }
@@ -638,16 +676,19 @@ public final class Parser {
     private Expr parseOffset(Expr e) {
         advance();
         Token sign = null;
-        if (tok.type() == TokenType.ADD || tok.type() == TokenType.SUB) {
-            sign = advance();
+        boolean negate = false;
+        while (peek().type() == TokenType.ADD || peek().type() == TokenType.SUB) {
+            Token s = advance();
+            sign = sign == null ? s : sign;
+            negate ^= s.type() == TokenType.SUB;
         }
         rejectDurationExpression();
-        if (tok.type() != TokenType.NUMBER && tok.type() != TokenType.DURATION) {
+        if (peek().type() != TokenType.NUMBER && peek().type() != TokenType.DURATION) {
             throw unexpected("offset", "number, duration, step(), or range()");
         }
         Token lit = advance();
         double seconds = literalSeconds(lit);
-        if (sign != null && sign.type() == TokenType.SUB) {
+        if (negate) {
             seconds = -seconds;
         }
         if (Literals.durationOutOfRange(seconds)) {
@@ -677,8 +718,8 @@ public final class Parser {
                 if (sq.offsetMs() != 0) {
                     throw error(e.pos(), twice);
                 }
-                yield new Expr.Subquery(sq.expr(), sq.rangeMs(), sq.stepMs(), offsetMs, sq.atKind(), sq.atMs(),
-                        span(sq.pos().start(), end));
+                yield track(new Expr.Subquery(sq.expr(), sq.rangeMs(), sq.stepMs(), offsetMs, sq.atKind(), sq.atMs(),
+                        span(sq.pos().start(), end)));
             }
             default -> throw error(e.pos(), notAllowed);
         };
@@ -689,22 +730,22 @@ public final class Parser {
         AtKind kind;
         long atMs = 0;
         int end;
-        if (tok.type() == TokenType.START || tok.type() == TokenType.END) {
+        if (peek().type() == TokenType.START || peek().type() == TokenType.END) {
             kind = advance().type() == TokenType.START ? AtKind.START : AtKind.END;
-            if (tok.type() != TokenType.LEFT_PAREN) {
+            if (peek().type() != TokenType.LEFT_PAREN) {
                 throw unexpected("@", "timestamp");
             }
             advance();
-            if (tok.type() != TokenType.RIGHT_PAREN) {
+            if (peek().type() != TokenType.RIGHT_PAREN) {
                 throw unexpected("@", "timestamp");
             }
             end = advance().end();
         } else {
             Token sign = null;
-            if (tok.type() == TokenType.ADD || tok.type() == TokenType.SUB) {
+            if (peek().type() == TokenType.ADD || peek().type() == TokenType.SUB) {
                 sign = advance();
             }
-            if (tok.type() != TokenType.NUMBER && tok.type() != TokenType.DURATION) {
+            if (peek().type() != TokenType.NUMBER && peek().type() != TokenType.DURATION) {
                 throw unexpected("@", "timestamp");
             }
             Token lit = advance();
@@ -740,8 +781,8 @@ public final class Parser {
                 if (sq.atKind() != AtKind.NONE) {
                     throw error(e.pos(), twice);
                 }
-                yield new Expr.Subquery(sq.expr(), sq.rangeMs(), sq.stepMs(), sq.offsetMs(), kind, atMs,
-                        span(sq.pos().start(), end));
+                yield track(new Expr.Subquery(sq.expr(), sq.rangeMs(), sq.stepMs(), sq.offsetMs(), kind, atMs,
+                        span(sq.pos().start(), end)));
             }
             default -> throw error(e.pos(), notAllowed);
         };
@@ -754,26 +795,25 @@ public final class Parser {
         if (Double.isInfinite(v)) {
             return v > 0 ? "+Inf" : "-Inf";
         }
-        return String.format(java.util.Locale.ROOT, "%f", v);
+        return new java.math.BigDecimal(v).setScale(6, java.math.RoundingMode.HALF_EVEN).toPlainString();
     }
 
     // ---------------------------------------------------------------- checks over the finished tree
 
-    /** Refuses trees deeper than {@link #MAX_DEPTH} without recursing (long operator chains nest too). */
-    private void checkTreeDepth(Expr root) {
-        ArrayDeque<Object[]> stack = new ArrayDeque<>();
-        stack.push(new Object[] {root, 1});
-        while (!stack.isEmpty()) {
-            Object[] top = stack.pop();
-            Expr e = (Expr) top[0];
-            int d = (Integer) top[1];
-            if (d > MAX_DEPTH) {
-                throw error(e.pos(), "expression nested too deeply (more than " + MAX_DEPTH + " levels)");
-            }
-            for (Expr c : children(e)) {
-                stack.push(new Object[] {c, d + 1});
-            }
+    /** Heights of the nodes built so far (leaves are absent: height 1). */
+    private final Map<Expr, Integer> heights = new IdentityHashMap<>();
+
+    /** Records a new node's height; refuses trees deeper than {@link #MAX_DEPTH} (long operator chains nest too). */
+    private <T extends Expr> T track(T e) {
+        int h = 1;
+        for (Expr c : children(e)) {
+            h = Math.max(h, heights.getOrDefault(c, 1) + 1);
         }
+        if (h > MAX_DEPTH) {
+            throw error(e.pos(), "expression nested too deeply (more than " + MAX_DEPTH + " levels)");
+        }
+        heights.put(e, h);
+        return e;
     }
 
     private static List<Expr> children(Expr e) {

@@ -175,7 +175,10 @@ public record Script(String name, List<Command> commands) {
                     st = true; // start timestamps: the samples of the next line load, their start times do not
                     continue;
                 }
-                series.add(SeriesDescription.parse(def));
+                SeriesDescription sd = SeriesDescription.parse(def);
+                // a series given twice in one load: the later line replaces the earlier
+                series.removeIf(x -> x.labels().equals(sd.labels()));
+                series.add(sd);
             } catch (ScriptException e) {
                 throw new LineException(i, e.getMessage());
             }

@@ -24,4 +24,22 @@ public interface ScriptEngine {
     default String withAtModifier(String query, long timeMs) {
         return null;
     }
+
+    /**
+     * The parse error of {@code query}, or null when it parses (or the engine cannot tell). Prometheus'
+     * runner parses every eval's query with the script and rejects a script holding one that does not
+     * parse, even under {@code expect fail}; this runner fails such an eval.
+     */
+    default String parseError(String query) {
+        return null;
+    }
+
+    /**
+     * The label matchers of every series selector in {@code query} (one list per selector), so that the
+     * runner can tell which loaded series a query may read; null when unknown (the runner then looks for
+     * metric names in the query text).
+     */
+    default java.util.List<java.util.List<io.sluice.promql.labels.LabelMatcher>> selectors(String query) {
+        return null;
+    }
 }

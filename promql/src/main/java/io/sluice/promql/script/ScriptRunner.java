@@ -2,6 +2,7 @@ package io.sluice.promql.script;
 
 import io.sluice.promql.QueryResult;
 import io.sluice.promql.ast.ValueType;
+import io.sluice.promql.labels.LabelMatcher;
 import io.sluice.promql.labels.Labels;
 import io.sluice.promql.storage.MemoryQueryable;
 import io.sluice.promql.storage.SampleIterator;
@@ -28,9 +29,11 @@ import java.util.regex.Pattern;
  * <li>annotations and errors as the {@code expect} lines (and the old {@code eval_fail}/{@code _warn}/
  *     {@code _info}/{@code _ordered} forms) say.
  * </ul>
- * Native histograms are not supported: an eval expecting {@code {{...}}} values, or whose query names a
- * series loaded with histogram samples (or converted by {@code load_with_nhcb}), is reported
- * {@link Status#UNSUPPORTED} and not run; the float samples of such loads are loaded.
+ * Native histograms are not supported (their samples are not loaded; the float samples of the same loads
+ * are): an eval expecting {@code {{...}}} values is reported {@link Status#UNSUPPORTED} and not run, and an
+ * eval that fails while one of its selectors matches a series loaded with histogram samples (or made by
+ * {@code load_with_nhcb}) is reported {@link Status#UNSUPPORTED} rather than failed. Start timestamps
+ * ({@code metric@st} lines) are not loaded either: a failing eval after such a load is unsupported too.
  */
 public final class ScriptRunner {
     /** Relative error allowed between an expected and a computed value (Prometheus' test epsilon). */
@@ -58,37 +61,42 @@ public final class ScriptRunner {
     /** Runs every command of {@code script} in order against fresh storage; one outcome per eval. */
     public List<Outcome> run(Script script) {
         MemoryQueryable storage = new MemoryQueryable();
-        Set<String> histogramNames = new HashSet<>();
+        Set<Labels> histogramSeries = new HashSet<>();
+        boolean startTimestamps = false;
         List<Outcome> out = new ArrayList<>();
         for (Script.Command cmd : script.commands()) {
             switch (cmd) {
                 case Script.Clear c -> {
                     storage.clear();
-                    histogramNames.clear();
+                    histogramSeries.clear();
+                    startTimestamps = false;
                 }
                 case Script.Load l -> {
-                    String err = load(storage, l, histogramNames);
+                    String err = load(storage, l, histogramSeries);
+                    startTimestamps |= l.hasStartTimestamps();
                     if (err != null) {
                         out.add(new Outcome(script.name(), l.line(), "load", Status.FAILED, err));
                     }
                 }
-                case Script.Eval e -> out.add(runEval(script.name(), storage, e, histogramNames));
+                case Script.Eval e -> out.add(runEval(script.name(), storage, e, histogramSeries, startTimestamps));
             }
         }
         return out;
     }
 
-    private static String load(MemoryQueryable storage, Script.Load l, Set<String> histogramNames) {
+    private static String load(MemoryQueryable storage, Script.Load l, Set<Labels> histogramSeries) {
         String err = null;
         for (SeriesDescription sd : l.series()) {
             if (sd.hasHistogram()) {
-                histogramNames.add(sd.labels().metricName());
+                histogramSeries.add(sd.labels());
             }
             if (l.withNhcb()) {
+                // the native histogram load_with_nhcb makes: the classic series' base name, without le
                 String name = sd.labels().metricName();
                 for (String suffix : new String[] {"_bucket", "_count", "_sum"}) {
                     if (name.endsWith(suffix)) {
-                        histogramNames.add(name.substring(0, name.length() - suffix.length()));
+                        histogramSeries.add(sd.labels().toBuilder().delete("le")
+                                .set(Labels.METRIC_NAME, name.substring(0, name.length() - suffix.length())).build());
                     }
                 }
             }
@@ -105,22 +113,55 @@ public final class ScriptRunner {
         return err;
     }
 
-    private Outcome runEval(String file, MemoryQueryable storage, Script.Eval e, Set<String> histogramNames) {
+    private Outcome runEval(String file, MemoryQueryable storage, Script.Eval e, Set<Labels> histogramSeries,
+                            boolean startTimestamps) {
         if (e.expectsHistogram()) {
             return new Outcome(file, e.line(), e.query(), Status.UNSUPPORTED, "native histogram in the expected result");
         }
-        for (String name : histogramNames) {
-            if (mentions(e.query(), name)) {
-                return new Outcome(file, e.line(), e.query(), Status.UNSUPPORTED, "queries native histogram series " + name);
-            }
-        }
         String err;
         try {
-            err = e.range() ? execRange(storage, e) : execInstant(storage, e);
+            String parseError = engine.parseError(e.query());
+            if (parseError != null) {
+                err = "the query does not parse (Prometheus rejects the whole script): " + parseError;
+            } else {
+                err = e.range() ? execRange(storage, e) : execInstant(storage, e);
+            }
         } catch (RuntimeException ex) {
             err = "runner error: " + ex;
         }
-        return new Outcome(file, e.line(), e.query(), err == null ? Status.PASSED : Status.FAILED, err);
+        if (err == null) {
+            return new Outcome(file, e.line(), e.query(), Status.PASSED, null);
+        }
+        Labels h = readsHistogram(e.query(), histogramSeries);
+        if (h != null) {
+            return new Outcome(file, e.line(), e.query(), Status.UNSUPPORTED, "reads native histogram series " + h + ": " + err);
+        }
+        if (startTimestamps) {
+            return new Outcome(file, e.line(), e.query(), Status.UNSUPPORTED, "start timestamps (@st lines) are not loaded: " + err);
+        }
+        return new Outcome(file, e.line(), e.query(), Status.FAILED, err);
+    }
+
+    /** A loaded native histogram series {@code query} may read, or null. */
+    private Labels readsHistogram(String query, Set<Labels> histogramSeries) {
+        if (histogramSeries.isEmpty()) {
+            return null;
+        }
+        List<List<LabelMatcher>> selectors = engine.selectors(query);
+        for (Labels h : histogramSeries) {
+            if (selectors == null) {
+                if (mentions(query, h.metricName())) {
+                    return h;
+                }
+                continue;
+            }
+            for (List<LabelMatcher> sel : selectors) {
+                if (sel.stream().allMatch(m -> m.matches(h.get(m.name())))) {
+                    return h;
+                }
+            }
+        }
+        return null;
     }
 
     /** Whether {@code name} occurs in {@code query} as a whole identifier. */
@@ -173,7 +214,7 @@ public final class ScriptRunner {
         if (err != null) {
             return err;
         }
-        String at = e.isFail() ? null : engine.withAtModifier(e.query(), e.evalMs());
+        String at = engine.withAtModifier(e.query(), e.evalMs());
         if (at != null) {
             long ts = e.evalMs();
             long[] times = ts == 0 ? new long[] {-1000, 0, 1000} : new long[] {-10 * ts, 0, ts / 5, ts, 10 * ts};
@@ -386,10 +427,11 @@ public final class ScriptRunner {
                     if (e.isOrdered() && x.position() != pos) {
                         return "expected metric " + s.labels() + " with " + fmt(x.series().values()[0]) + " at position " + x.position() + " but was at " + pos;
                     }
-                    double want = x.series().size() == 0 ? Double.NaN : x.series().values()[0];
-                    if (x.series().size() == 0 || x.series().kinds()[0] != SeriesDescription.FLOAT) {
-                        return "expected no float value for " + s.labels() + " but got " + fmt(v);
+                    if (x.series().size() == 0) {
+                        return "expected no value for " + s.labels() + " but got " + fmt(v);
                     }
+                    // an omitted value ("_") compares as 0, as in Prometheus' runner
+                    double want = x.series().values()[0];
                     if (!almostEqual(want, v)) {
                         return "expected " + fmt(want) + " for " + s.labels() + " but got " + fmt(v);
                     }

@@ -184,4 +184,53 @@ class EngineTest {
         assertThatThrownBy(() -> engine.range(db, e, 0, 11_001 * M, M, 0, QueryLimits.NONE))
                 .hasMessage("exceeded maximum resolution of 11,000 points per timeseries. Try decreasing the query resolution (?step=XX)");
     }
+
+    @Test
+    void everySeriesSetIsClosedAlsoWhenTheQueryFails() {
+        int[] open = {0};
+        io.sluice.promql.storage.Queryable counting = (mint, maxt, ms) -> {
+            io.sluice.promql.storage.SeriesSet inner = db.select(mint, maxt, ms);
+            open[0]++;
+            return new io.sluice.promql.storage.SeriesSet() {
+                public boolean next() {
+                    return inner.next();
+                }
+
+                public Labels labels() {
+                    return inner.labels();
+                }
+
+                public SampleIterator iterator(SampleIterator reuse) {
+                    return inner.iterator(reuse);
+                }
+
+                public void close() {
+                    open[0]--;
+                }
+            };
+        };
+        Expr bad = new Expr.Binary(BinaryOp.DIV, sel("limit"), sel("http_requests_total"), false,
+                new Expr.VectorMatching(Expr.Cardinality.ONE_TO_ONE, List.of("job"), true, List.of()), P);
+        assertThatThrownBy(() -> engine.instant(counting, bad, 4 * M, 0, QueryLimits.NONE)).isInstanceOf(PromQLException.class);
+        assertThat(open[0]).isZero();
+        engine.range(counting, sumByJobRate(), 0, 20 * M, M, 0, QueryLimits.NONE);
+        assertThat(open[0]).isZero();
+    }
+
+    @Test
+    void cancellationStopsAQueryWhileItRuns() {
+        MemoryQueryable many = new MemoryQueryable();
+        for (int s = 0; s < 1000; s++) {
+            for (int i = 0; i < 10; i++) {
+                many.add(Labels.of("__name__", "x", "i", "s" + s), i * M, i);
+            }
+        }
+        int[] polls = {0};
+        QueryLimits limits = new QueryLimits(Long.MAX_VALUE, Long.MAX_VALUE, () -> ++polls[0] > 3);
+        Expr e = new Expr.Aggregate(AggregateOp.SUM, sel("x"), null, List.of(), false, P);
+        assertThatThrownBy(() -> engine.range(many, e, 0, 10 * M, M, 0, limits))
+                .isInstanceOf(PromQLException.class)
+                .hasMessage("query was canceled in expression evaluation");
+        assertThat(polls[0]).isBetween(4, 10);
+    }
 }

@@ -17,6 +17,14 @@ public final class ParserCli {
             String q = line.replace("\\n", "\n");
             try {
                 Expr e = Parser.parse(q);
+                if ("ast".equals(System.getenv("MODE"))) {
+                    out.append("OK ").append(io.sluice.promql.ast.AstJson.toJson(e)).append('\n');
+                    continue;
+                }
+                if ("pretty".equals(System.getenv("MODE"))) {
+                    out.append("OK ").append(Printer.pretty(e).replace("\n", "\\n")).append('\n');
+                    continue;
+                }
                 out.append("OK ").append(Printer.print(e).replace("\n", "\\n")).append(" :: ").append(e.type().apiName());
             } catch (ParseException e) {
                 out.append("ERR ").append(e.getMessage().replace("\n", "\\n"));

@@ -131,6 +131,14 @@ class ScriptTest {
     }
 
     @Test
+    void aSeriesGivenTwiceInOneLoadKeepsTheLaterLine() {
+        Script s = Script.parse("t.test", "load 1m\n  m{a=\"1\"} 1\n  m{a=\"2\"} 2\n  m{a=\"1\"} 3\n");
+        Script.Load l = (Script.Load) s.commands().getFirst();
+        assertThat(l.series()).hasSize(2);
+        assertThat(l.series()).extracting(sd -> sd.values()[0]).containsExactly(2.0, 3.0);
+    }
+
+    @Test
     void scalarParsingAsGo() {
         assertThat(Script.parseScalar("1e3")).isEqualTo(1000.0);
         assertThat(Script.parseScalar("-Inf")).isEqualTo(Double.NEGATIVE_INFINITY);

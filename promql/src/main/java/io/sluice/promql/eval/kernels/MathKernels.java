@@ -1,0 +1,61 @@
+package io.sluice.promql.eval.kernels;
+
+/** The element-wise math of PromQL's functions and operators where Go's results differ from Java's defaults. */
+public final class MathKernels {
+    private MathKernels() {
+    }
+
+    /**
+     * {@code round(v, toNearest)}: to the nearest multiple of {@code toNearest}, ties rounded up; computed
+     * through the inverse as Prometheus does ({@code floor(v / n + 0.5) * n} with {@code 1/n}).
+     */
+    public static double round(double v, double toNearest) {
+        double inverse = 1.0 / toNearest;
+        return Math.floor(v * inverse + 0.5) / inverse;
+    }
+
+    /** {@code sgn}: -1, 1, or the value itself for zeros and NaN. */
+    public static double sgn(double v) {
+        if (v < 0) {
+            return -1;
+        }
+        if (v > 0) {
+            return 1;
+        }
+        return v;
+    }
+
+    /** {@code deg}. */
+    public static double deg(double v) {
+        return v * 180 / Math.PI;
+    }
+
+    /** {@code rad}. */
+    public static double rad(double v) {
+        return v * Math.PI / 180;
+    }
+
+    /** {@code clamp(v, min, max)} for one value (the caller drops everything when max &lt; min). */
+    public static double clamp(double v, double min, double max) {
+        return Math.max(min, Math.min(max, v));
+    }
+
+    /**
+     * The {@code ^} operator as Go's {@code math.Pow}: like {@link Math#pow} except {@code 1^y = 1} and
+     * {@code (-1)^±Inf = 1} for every y, NaN included.
+     */
+    public static double pow(double x, double y) {
+        if (x == 1) {
+            return 1;
+        }
+        if (x == -1 && Double.isInfinite(y)) {
+            return 1;
+        }
+        return Math.pow(x, y);
+    }
+
+    /** The {@code %} operator as Go's {@code math.Mod} (the sign of the dividend, NaN for a zero divisor). */
+    public static double mod(double x, double y) {
+        return x % y;
+    }
+}
