@@ -35,9 +35,32 @@ public final class MathKernels {
         return v * Math.PI / 180;
     }
 
-    /** {@code clamp(v, min, max)} for one value (the caller drops everything when max &lt; min). */
+    /**
+     * {@code clamp(v, min, max)} for one value, as Prometheus computes it, {@code max(min, min(max, v))}
+     * with Go's {@link #goMax}/{@link #goMin} (the caller drops every series when max &lt; min).
+     * {@code clamp_min(v, m)} is {@code clamp(v, m, +Inf)}, {@code clamp_max(v, m)} is {@code clamp(v, -Inf, m)}.
+     */
     public static double clamp(double v, double min, double max) {
-        return Math.max(min, Math.min(max, v));
+        return goMax(min, goMin(max, v));
+    }
+
+    /**
+     * Go's {@code math.Max} ({@code max_of}, {@code clamp}): +Inf wins over NaN, then NaN over numbers,
+     * +0 over -0. {@link Math#max} answers NaN for {@code max(NaN, +Inf)}.
+     */
+    public static double goMax(double x, double y) {
+        if (x == Double.POSITIVE_INFINITY || y == Double.POSITIVE_INFINITY) {
+            return Double.POSITIVE_INFINITY;
+        }
+        return Math.max(x, y);
+    }
+
+    /** Go's {@code math.Min} ({@code min_of}, {@code clamp}): -Inf wins over NaN, then NaN over numbers, -0 over +0. */
+    public static double goMin(double x, double y) {
+        if (x == Double.NEGATIVE_INFINITY || y == Double.NEGATIVE_INFINITY) {
+            return Double.NEGATIVE_INFINITY;
+        }
+        return Math.min(x, y);
     }
 
     /**

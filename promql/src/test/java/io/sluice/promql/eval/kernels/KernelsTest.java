@@ -292,6 +292,24 @@ class KernelsTest {
     }
 
     @Test
+    void clampAndMinMaxAsGo() {
+        double inf = Double.POSITIVE_INFINITY;
+        assertThat(MathKernels.clamp(NAN, 0, 10)).isNaN(); // clamp(vector(NaN), 0, 10)
+        assertThat(MathKernels.clamp(-inf, 0, NAN)).isEqualTo(0); // clamp(vector(-Inf), 0, NaN)
+        assertThat(MathKernels.clamp(5, NAN, 10)).isNaN();
+        assertThat(MathKernels.clamp(5, 0, NAN)).isNaN();
+        assertThat(MathKernels.clamp(inf, NAN, 10)).isNaN();
+        assertThat(MathKernels.clamp(NAN, -inf, -inf)).isEqualTo(-inf); // clamp_max(vector(NaN), -Inf)
+        assertThat(MathKernels.clamp(NAN, -inf, inf)).isNaN(); // clamp_max(vector(NaN), Inf)
+        assertThat(MathKernels.clamp(NAN, inf, inf)).isEqualTo(inf); // clamp_min(vector(NaN), Inf)
+        assertThat(MathKernels.clamp(NAN, -inf, inf)).isNaN(); // clamp_min(vector(NaN), -Inf)
+        assertThat(Double.doubleToRawLongBits(MathKernels.clamp(-0.0, 0, inf))).isZero(); // clamp_min(vector(-0), 0) = +0
+        assertThat(MathKernels.goMax(NAN, inf)).isEqualTo(inf); // max_of(NaN, Inf)
+        assertThat(MathKernels.goMin(NAN, -inf)).isEqualTo(-inf); // min_of(NaN, -Inf)
+        assertThat(MathKernels.goMax(NAN, 1)).isNaN(); // max_of(NaN, 1)
+    }
+
+    @Test
     void datesAsGo() {
         assertThat(DateKernels.daysInMonth(1709164800)).isEqualTo(29); // 2024-02-29
         assertThat(DateKernels.daysInMonth(1675209600)).isEqualTo(28);
