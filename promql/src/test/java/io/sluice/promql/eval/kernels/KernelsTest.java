@@ -288,6 +288,16 @@ class KernelsTest {
         assertThat(Math.exp(1.5)).isCloseTo(4.4816890703380654, within(1e-15));
         assertThat(Math.log(7)).isCloseTo(1.9459101490553132, within(1e-15));
         assertThat(Math.log10(2)).isCloseTo(0.3010299956639812, within(1e-15));
+        assertThat(MathKernels.log10(1000)).isEqualTo(3); // log10(vector(1000))
+        assertThat(MathKernels.log10(1e-5)).isEqualTo(-5);
+        assertThat(MathKernels.log10(123.456)).isEqualTo(2.0915122016277716);
+        assertThat(MathKernels.log2(8)).isEqualTo(3); // log2(vector(8))
+        assertThat(MathKernels.log2(10)).isEqualTo(3.3219280948873622);
+        assertThat(MathKernels.log2(0.1)).isEqualTo(-3.3219280948873622);
+        assertThat(MathKernels.log2(1e300)).isEqualTo(996.57842846620872);
+        assertThat(MathKernels.log2(0)).isEqualTo(Double.NEGATIVE_INFINITY);
+        assertThat(MathKernels.log2(-1)).isNaN();
+        assertThat(MathKernels.log2(Double.MIN_VALUE)).isEqualTo(-1074);
         assertThat(Math.atan2(0.7, -3)).isCloseTo(2.9123607203127979, within(1e-15));
     }
 
