@@ -612,7 +612,12 @@ public final class Evaluator {
             start += step;
         }
         long end = endRef - sq.offsetMs();
-        return Grid.of(start, end, step);
+        Grid inner = Grid.of(start, end, step);
+        if (inner.n() > limits.maxSamples()) {
+            // One inner series alone would hold more points than the query may.
+            throw execError("query processing would load too many samples into memory in query execution");
+        }
+        return inner;
     }
 
     private List<QueryResult.Series> matrixAsResult(Expr arg, Grid g) {
