@@ -2,6 +2,7 @@ package io.sluice.promql.eval;
 
 import io.sluice.promql.ast.AggregateOp;
 import io.sluice.promql.ast.Expr;
+import io.sluice.promql.eval.kernels.Quantiles;
 import io.sluice.promql.labels.Labels;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -201,7 +202,7 @@ final class Aggregations {
                                 scratch[k++] = rv[i];
                             }
                         }
-                        yield FloatOps.quantile(param[i], scratch, k);
+                        yield Quantiles.quantile(param[i], scratch, k);
                     }
                     default -> acc.value[i];
                 };

@@ -3,6 +3,7 @@ package io.sluice.promql.eval;
 import io.sluice.promql.ast.BinaryOp;
 import io.sluice.promql.ast.Expr;
 import io.sluice.promql.ast.ValueType;
+import io.sluice.promql.eval.kernels.MathKernels;
 import io.sluice.promql.labels.Labels;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -69,8 +70,8 @@ final class BinaryOps {
             case SUB -> l - r;
             case MUL -> l * r;
             case DIV -> l / r;
-            case POW -> Math.pow(l, r);
-            case MOD -> goMod(l, r);
+            case POW -> MathKernels.pow(l, r);
+            case MOD -> MathKernels.mod(l, r);
             case ATAN2 -> Math.atan2(l, r);
             case EQL -> l == r ? 1 : 0;
             case NEQ -> l != r ? 1 : 0;
@@ -80,11 +81,6 @@ final class BinaryOps {
             case LTE -> l <= r ? 1 : 0;
             default -> throw new IllegalArgumentException("operator " + op + " not allowed for scalar operations");
         };
-    }
-
-    /** Go's math.Mod: the result has the sign of l (Java's % agrees, incl. NaN/Inf cases). */
-    static double goMod(double l, double r) {
-        return l % r;
     }
 
     static boolean compare(BinaryOp op, double l, double r) {

@@ -7,6 +7,7 @@ import io.sluice.promql.ast.AggregateOp;
 import io.sluice.promql.ast.BinaryOp;
 import io.sluice.promql.ast.Expr;
 import io.sluice.promql.ast.ValueType;
+import io.sluice.promql.eval.kernels.DateKernels;
 import io.sluice.promql.labels.LabelMatcher;
 import io.sluice.promql.labels.Labels;
 import io.sluice.promql.storage.Queryable;
@@ -611,7 +612,12 @@ public final class Evaluator {
             start += step;
         }
         long end = endRef - sq.offsetMs();
-        return Grid.of(start, end, step);
+        Grid inner = Grid.of(start, end, step);
+        if (inner.n() > limits.maxSamples()) {
+            // One inner series alone would hold more points than the query may.
+            throw execError("query processing would load too many samples into memory in query execution");
+        }
+        return inner;
     }
 
     private List<QueryResult.Series> matrixAsResult(Expr arg, Grid g) {
@@ -685,73 +691,18 @@ public final class Evaluator {
         return b.build();
     }
 
-    /**
-     * The date functions on seconds since the epoch (UTC, proleptic Gregorian), as Go's time package
-     * computes them for {@code time.Unix(int64(seconds), 0)}: NaN, ±Inf and values beyond int64 convert to
-     * the smallest int64, whose (wrapped) date Go reports as 4 December 292277026596 15:30, a Sunday.
-     */
+    /** The date functions through {@code eval.kernels.DateKernels} (Go's calendar). */
     static double dateFn(String fn, double seconds) {
-        if (Double.isNaN(seconds) || seconds >= 0x1p63 || seconds < -0x1p63) {
-            return switch (fn) {
-                case "day_of_month" -> 4;
-                case "day_of_week" -> 0;
-                case "day_of_year" -> 339;
-                case "days_in_month" -> 31;
-                case "hour" -> 15;
-                case "minute" -> 30;
-                case "month" -> 12;
-                case "year" -> 292277026596.0;
-                default -> throw new IllegalArgumentException(fn);
-            };
-        }
-        long sec = (long) seconds;
-        long days = Math.floorDiv(sec, 86_400L);
-        long secOfDay = Math.floorMod(sec, 86_400L);
-        long[] ymd = civil(days);
-        long y = ymd[0];
-        long m = ymd[1];
-        long d = ymd[2];
         return switch (fn) {
-            case "day_of_month" -> d;
-            case "day_of_week" -> Math.floorMod(days + 4, 7L);
-            case "day_of_year" -> days - daysFromCivil(y, 1, 1) + 1;
-            case "days_in_month" -> daysInMonth(y, m);
-            case "hour" -> secOfDay / 3600;
-            case "minute" -> (secOfDay / 60) % 60;
-            case "month" -> m;
-            case "year" -> y;
+            case "day_of_month" -> DateKernels.dayOfMonth(seconds);
+            case "day_of_week" -> DateKernels.dayOfWeek(seconds);
+            case "day_of_year" -> DateKernels.dayOfYear(seconds);
+            case "days_in_month" -> DateKernels.daysInMonth(seconds);
+            case "hour" -> DateKernels.hour(seconds);
+            case "minute" -> DateKernels.minute(seconds);
+            case "month" -> DateKernels.month(seconds);
+            case "year" -> DateKernels.year(seconds);
             default -> throw new IllegalArgumentException(fn);
-        };
-    }
-
-    /** Year, month, day of a day number (days since 1970-01-01), for any long range of days. */
-    static long[] civil(long days) {
-        long z = days + 719_468;
-        long era = Math.floorDiv(z, 146_097L);
-        long doe = z - era * 146_097;
-        long yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-        long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        long mp = (5 * doy + 2) / 153;
-        long d = doy - (153 * mp + 2) / 5 + 1;
-        long m = mp < 10 ? mp + 3 : mp - 9;
-        long y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-        return new long[] {y, m, d};
-    }
-
-    static long daysFromCivil(long y, long m, long d) {
-        y -= m <= 2 ? 1 : 0;
-        long era = Math.floorDiv(y, 400L);
-        long yoe = y - era * 400;
-        long doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-        long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-        return era * 146_097 + doe - 719_468;
-    }
-
-    static long daysInMonth(long y, long m) {
-        return switch ((int) m) {
-            case 4, 6, 9, 11 -> 30;
-            case 2 -> ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0) ? 29 : 28;
-            default -> 31;
         };
     }
 

@@ -1,9 +1,9 @@
 package io.sluice.promql.eval;
 
+import io.sluice.promql.eval.kernels.Kahan;
 import java.math.BigDecimal;
-import java.util.Arrays;
 
-/** Small float helpers with Prometheus' semantics (Kahan-Neumaier increments, quantile, number text). */
+/** Small float helpers with Prometheus' semantics (Kahan-Neumaier increments, Go's number texts, natural order). */
 final class FloatOps {
     private FloatOps() {
     }
@@ -11,45 +11,8 @@ final class FloatOps {
     /** Kahan-Neumaier increment: returns the new sum and stores the new compensation in {@code c[0]}. */
     static double kahanInc(double inc, double sum, double[] c) {
         double t = sum + inc;
-        if (Double.isInfinite(t)) {
-            c[0] = 0;
-        } else if (Math.abs(sum) >= Math.abs(inc)) {
-            c[0] += (sum - t) + inc;
-        } else {
-            c[0] += (inc - t) + sum;
-        }
+        c[0] = Kahan.compensate(c[0], sum, inc, t);
         return t;
-    }
-
-    /** Sorts {@code vs[0..n)} with NaN first, as Prometheus' value heap orders, then interpolates. */
-    static double quantile(double q, double[] vs, int n) {
-        if (n == 0 || Double.isNaN(q)) {
-            return Double.NaN;
-        }
-        if (q < 0) {
-            return Double.NEGATIVE_INFINITY;
-        }
-        if (q > 1) {
-            return Double.POSITIVE_INFINITY;
-        }
-        sortNaNFirst(vs, n);
-        double rank = q * (n - 1);
-        double lower = Math.max(0, Math.floor(rank));
-        double upper = Math.min(n - 1, lower + 1);
-        double weight = rank - Math.floor(rank);
-        return vs[(int) lower] * (1 - weight) + vs[(int) upper] * weight;
-    }
-
-    static void sortNaNFirst(double[] vs, int n) {
-        Arrays.sort(vs, 0, n); // Java puts NaN last
-        int nan = 0;
-        for (int i = n - 1; i >= 0 && Double.isNaN(vs[i]); i--) {
-            nan++;
-        }
-        if (nan > 0 && nan < n) {
-            System.arraycopy(vs, 0, vs, nan, n - nan);
-            Arrays.fill(vs, 0, nan, Double.NaN);
-        }
     }
 
     /** Go's {@code strconv.FormatFloat(v, 'f', -1, 64)}. */
@@ -131,5 +94,21 @@ final class FloatOps {
             }
         }
         return Integer.compare(a.length() - i, b.length() - j);
+    }
+
+    /** Go's {@code math.Max}: +Inf wins over NaN, then NaN wins, +0 over -0. */
+    static double goMax(double x, double y) {
+        if (x == Double.POSITIVE_INFINITY || y == Double.POSITIVE_INFINITY) {
+            return Double.POSITIVE_INFINITY;
+        }
+        return Math.max(x, y);
+    }
+
+    /** Go's {@code math.Min}: -Inf wins over NaN, then NaN wins, -0 over +0. */
+    static double goMin(double x, double y) {
+        if (x == Double.NEGATIVE_INFINITY || y == Double.NEGATIVE_INFINITY) {
+            return Double.NEGATIVE_INFINITY;
+        }
+        return Math.min(x, y);
     }
 }

@@ -1,6 +1,7 @@
 package io.sluice.promql.eval;
 
 import io.sluice.promql.ast.Expr;
+import io.sluice.promql.eval.kernels.MathKernels;
 import io.sluice.promql.labels.Labels;
 import io.sluice.promql.storage.SampleIterator;
 import java.util.ArrayList;
@@ -36,7 +37,7 @@ final class Functions {
                 double[] a = ev.evalScalar(args.get(0), g);
                 double[] b = ev.evalScalar(args.get(1), g);
                 boolean min = fn.equals("min_of");
-                return scalar(g, i -> min ? Math.min(a[i], b[i]) : Math.max(a[i], b[i]));
+                return scalar(g, i -> min ? FloatOps.goMin(a[i], b[i]) : FloatOps.goMax(a[i], b[i]));
             }
             case "vector": {
                 double[] s = ev.evalScalar(args.get(0), g);
@@ -126,16 +127,13 @@ final class Functions {
                     if (max < min) {
                         return Row.ABSENT;
                     }
-                    return Math.max(min, Math.min(max, v));
+                    return FloatOps.goMax(min, FloatOps.goMin(max, v));
                 }, true);
             }
             case "round": {
                 RowSource src = ev.evalVector(args.get(0), g);
                 double[] to = args.size() > 1 ? ev.evalScalar(args.get(1), g) : null;
-                return map(src, (r, i, v) -> {
-                    double inv = 1.0 / (to == null ? 1 : to[i]);
-                    return Math.floor(v * inv + 0.5) / inv;
-                }, true);
+                return map(src, (r, i, v) -> MathKernels.round(v, to == null ? 1 : to[i]), true);
             }
             case "day_of_month", "day_of_week", "day_of_year", "days_in_month", "hour", "minute", "month", "year": {
                 if (args.isEmpty()) {
@@ -181,9 +179,9 @@ final class Functions {
             case "asinh" -> Functions::asinh;
             case "acosh" -> Functions::acosh;
             case "atanh" -> Functions::atanh;
-            case "rad" -> v -> v * Math.PI / 180;
-            case "deg" -> v -> v * 180 / Math.PI;
-            case "sgn" -> v -> v < 0 ? -1 : v > 0 ? 1 : v;
+            case "rad" -> MathKernels::rad;
+            case "deg" -> MathKernels::deg;
+            case "sgn" -> MathKernels::sgn;
             default -> null;
         };
     }
@@ -404,9 +402,6 @@ final class Functions {
                 while (w.next()) {
                     any = false;
                     maxWindow = 0;
-                    if (counterCheck) {
-                        RangeFunctions.countResets(w.vs, w.n, scratch);
-                    }
                     slide(w, g, step);
                     ev.addSamples(maxWindow);
                     ev.releaseSamples(maxWindow);

@@ -6,7 +6,11 @@ record Grid(long start, long end, long step, int n) {
         if (end < start) {
             return new Grid(start, end, step, 0);
         }
-        int n = step <= 0 ? 1 : (int) ((end - start) / step) + 1;
+        long steps = step <= 0 ? 1 : (end - start) / step + 1;
+        if (steps > Integer.MAX_VALUE - 16) {
+            throw Evaluator.execError("query processing would load too many samples into memory in query execution");
+        }
+        int n = (int) steps;
         return new Grid(start, end, step <= 0 ? 1 : step, n);
     }
 

@@ -1,6 +1,7 @@
 package io.sluice.promql.eval;
 
 import io.sluice.promql.ast.Expr;
+import io.sluice.promql.eval.kernels.Quantiles;
 import io.sluice.promql.labels.Labels;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -84,6 +85,7 @@ final class HistogramQuantile {
         List<Row> out = new ArrayList<>();
         double[] ubs = new double[16];
         double[] cnt = new double[16];
+        double[] info = new double[4];
         int outputs = fn.equals("histogram_fraction") ? 1 : qs.size();
         for (int qi = 0; qi < outputs; qi++) {
             for (Group grp : groups.values()) {
@@ -110,9 +112,8 @@ final class HistogramQuantile {
                         v[i] = bucketFraction(lower[i], upper[i], ubs, cnt, k);
                         continue;
                     }
-                    boolean[] forced = {false};
-                    v[i] = bucketQuantile(qs.get(qi)[i], ubs, cnt, k, forced);
-                    if (forced[0]) {
+                    v[i] = Quantiles.bucketQuantile(qs.get(qi)[i], ubs, cnt, k, info);
+                    if (info[0] != 0) {
                         String name = grp.labels.metricName();
                         ev.info("PromQL info: input to histogram_quantile needed to be fixed for monotonicity (see "
                                 + "https://prometheus.io/docs/prometheus/latest/querying/functions/#histogram_quantile)"
@@ -259,104 +260,5 @@ final class HistogramQuantile {
             throw new NumberFormatException(s);
         }
         return Double.parseDouble(t);
-    }
-
-    static double bucketQuantile(double q, double[] ubIn, double[] cntIn, int k, boolean[] forced) {
-        if (Double.isNaN(q)) {
-            return Double.NaN;
-        }
-        if (q < 0) {
-            return Double.NEGATIVE_INFINITY;
-        }
-        if (q > 1) {
-            return Double.POSITIVE_INFINITY;
-        }
-        Integer[] idx = new Integer[k];
-        for (int i = 0; i < k; i++) {
-            idx[i] = i;
-        }
-        Arrays.sort(idx, (a, b) -> Double.compare(ubIn[a], ubIn[b]));
-        double[] ub = new double[k];
-        double[] cnt = new double[k];
-        for (int i = 0; i < k; i++) {
-            ub[i] = ubIn[idx[i]];
-            cnt[i] = cntIn[idx[i]];
-        }
-        if (ub[k - 1] != Double.POSITIVE_INFINITY) {
-            return Double.NaN;
-        }
-        // coalesce equal bounds
-        int m = 0;
-        for (int i = 1; i < k; i++) {
-            if (ub[i] == ub[m]) {
-                cnt[m] += cnt[i];
-            } else {
-                m++;
-                ub[m] = ub[i];
-                cnt[m] = cnt[i];
-            }
-        }
-        k = m + 1;
-        // monotonicity
-        double prev = cnt[0];
-        for (int i = 1; i < k; i++) {
-            double curr = cnt[i];
-            if (curr == prev) {
-                continue;
-            }
-            if (almostEqual(prev, curr, 1e-12)) {
-                cnt[i] = prev;
-                continue;
-            }
-            if (curr < prev) {
-                cnt[i] = prev;
-                forced[0] = true;
-                continue;
-            }
-            prev = curr;
-        }
-        if (k < 2) {
-            return Double.NaN;
-        }
-        double observations = cnt[k - 1];
-        if (observations == 0) {
-            return Double.NaN;
-        }
-        double rank = q * observations;
-        int b = 0;
-        while (b < k - 1 && !(cnt[b] >= rank)) {
-            b++;
-        }
-        if (b == k - 1) {
-            return ub[k - 2];
-        }
-        if (b == 0 && ub[0] <= 0) {
-            return ub[0];
-        }
-        double bucketStart = 0;
-        double bucketEnd = ub[b];
-        double count = cnt[b];
-        if (b > 0) {
-            bucketStart = ub[b - 1];
-            count -= cnt[b - 1];
-            rank -= cnt[b - 1];
-        }
-        return bucketStart + (bucketEnd - bucketStart) * (rank / count);
-    }
-
-    static boolean almostEqual(double a, double b, double eps) {
-        if (Double.isNaN(a) && Double.isNaN(b)) {
-            return true;
-        }
-        if (a == b) {
-            return true;
-        }
-        double absSum = Math.abs(a) + Math.abs(b);
-        double diff = Math.abs(a - b);
-        double minNormal = Double.MIN_NORMAL;
-        if (a == 0 || b == 0 || absSum < minNormal) {
-            return diff < eps * minNormal;
-        }
-        return diff / Math.min(absSum, Double.MAX_VALUE) < eps;
     }
 }

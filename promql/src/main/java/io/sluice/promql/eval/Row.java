@@ -9,7 +9,7 @@ import io.sluice.promql.labels.Labels;
  */
 final class Row {
     /** A signalling NaN no arithmetic produces (any operation on it yields a quiet NaN). */
-    static final long ABSENT_BITS = 0x7ff4_dead_beef_0001L;
+    static final long ABSENT_BITS = io.sluice.promql.eval.kernels.RangeKernels.NO_VALUE_BITS;
     static final double ABSENT = Double.longBitsToDouble(ABSENT_BITS);
 
     Labels labels;

@@ -233,4 +233,16 @@ class EngineTest {
                 .hasMessage("query was canceled in expression evaluation");
         assertThat(polls[0]).isBetween(4, 10);
     }
+
+    @Test
+    void aSubqueryOfYearsAtAMillisecondStepIsRefusedNotAllocated() {
+        Expr sq = new Expr.Subquery(sel("gauge"), 3L * 365 * 24 * 60 * M, 1, 0, Expr.AtKind.NONE, 0, P);
+        Expr e = call("max_over_time", ValueType.VECTOR, sq);
+        assertThatThrownBy(() -> instant(e, 10 * M))
+                .hasMessage("query processing would load too many samples into memory in query execution");
+        Expr smaller = call("max_over_time", ValueType.VECTOR,
+                new Expr.Subquery(sel("gauge"), 60 * M, 1, 0, Expr.AtKind.NONE, 0, P));
+        assertThatThrownBy(() -> engine.instant(db, smaller, 10 * M, 0, new QueryLimits(Long.MAX_VALUE, 1_000_000, () -> false)))
+                .hasMessage("query processing would load too many samples into memory in query execution");
+    }
 }
