@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 /** {@code sluice}: the top command; it only holds the subcommands. */
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceCommand.Version.class,
         description = "Ingests metric samples from Kafka into an in-memory head of XOR chunks in front of a WAL.",
-        synopsisSubcommandLabel = "(serve | demo | loadgen | wal | broker | bench)")
+        synopsisSubcommandLabel = "(serve | demo | loadgen | wal | broker | bench | promql-test)")
 public final class SluiceCommand extends GroupCommand {
     /** The command line with every subcommand, its output and error streams set from {@code context}. */
     public static CommandLine commandLine(CliContext context) {
@@ -18,7 +18,7 @@ public final class SluiceCommand extends GroupCommand {
      * The command line for {@code args}: when {@code args[0]} names a subcommand, only that one is
      * built, else all of them (top-level help, usage, an unknown name). Why: picocli builds a
      * command's model by reflection over its options, and loads the classes its fields name; building
-     * all six cost ~0.3 CPU-s and up to 0.8 s of every start, a restart included, for five commands
+     * all of them cost ~0.3 CPU-s and up to 0.8 s of every start, a restart included, for five commands
      * that do not run.
      */
     public static CommandLine commandLine(CliContext context, String[] args) {
@@ -40,6 +40,9 @@ public final class SluiceCommand extends GroupCommand {
         if (all || invoked.equals("broker")) {
             line.addSubcommand("broker", new BrokerCommand(context));
         }
+        if (all || invoked.equals("promql-test")) {
+            line.addSubcommand("promql-test", new PromqlTestCommand(context));
+        }
         if (all || invoked.equals("bench")) {
             line.addSubcommand("bench", new CommandLine(new BenchCommand()).addSubcommand("replay", new BenchReplayCommand(context)));
         }
@@ -49,7 +52,7 @@ public final class SluiceCommand extends GroupCommand {
     }
 
     /** The subcommands' names, as the synopsis lists them. */
-    static final Set<String> SUBCOMMANDS = Set.of("serve", "demo", "loadgen", "wal", "broker", "bench");
+    static final Set<String> SUBCOMMANDS = Set.of("serve", "demo", "loadgen", "wal", "broker", "bench", "promql-test");
 
     /** {@code sluice --version}: the jar's implementation version when packaged. */
     static final class Version implements CommandLine.IVersionProvider {

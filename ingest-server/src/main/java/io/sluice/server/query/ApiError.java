@@ -34,6 +34,16 @@ final class ApiError extends ReplyException {
         return new ApiError(HttpResponseStatus.SERVICE_UNAVAILABLE, "unavailable", message);
     }
 
+    /** 503, {@code timeout}: the query ran past its deadline ({@code query.timeout} or {@code timeout}). */
+    static ApiError timeout(String message) {
+        return new ApiError(HttpResponseStatus.SERVICE_UNAVAILABLE, "timeout", message);
+    }
+
+    /** 499 (nginx' "client closed request", as Prometheus answers), {@code canceled}. */
+    static ApiError canceled(String message) {
+        return new ApiError(HttpResponseStatus.valueOf(499, "Client Closed Request"), "canceled", message);
+    }
+
     String errorType() {
         return errorType;
     }

@@ -34,14 +34,14 @@ public final class QueryApi {
         QueryContext context = new QueryContext(head, options, metrics);
         ExportRoute export = new ExportRoute(context);
         MetadataRoutes metadata = new MetadataRoutes(context);
-        QueryRoutes query = new QueryRoutes(context, clockMs);
+        PromqlRoutes query = new PromqlRoutes(context, clockMs);
         getAndPost(router, ExportRoute.PATH, loaded(head, timed(metrics, "export", export)));
         getAndPost(router, MetadataRoutes.LABELS_PATH, loaded(head, timed(metrics, "labels", metadata::labels)));
         getAndPost(router, MetadataRoutes.LABEL_VALUES_PATH,
                 loaded(head, timed(metrics, "label_values", metadata::labelValues)));
         getAndPost(router, MetadataRoutes.SERIES_PATH, loaded(head, timed(metrics, "series", metadata::series)));
-        getAndPost(router, QueryRoutes.QUERY_PATH, loaded(head, timed(metrics, "query", query::instant)));
-        getAndPost(router, QueryRoutes.QUERY_RANGE_PATH, loaded(head, timed(metrics, "query_range", query::range)));
+        getAndPost(router, PromqlRoutes.QUERY_PATH, loaded(head, timed(metrics, "query", query::instant)));
+        getAndPost(router, PromqlRoutes.QUERY_RANGE_PATH, loaded(head, timed(metrics, "query_range", query::range)));
         router.blocking(HttpMethod.POST, RemoteReadRoute.PATH,
                 loaded(head, timed(metrics, "read", new RemoteReadRoute(context))));
         return router;

@@ -3,6 +3,9 @@ package io.sluice.server.query;
 import io.sluice.core.head.Head;
 import io.sluice.core.head.read.HeadQuery;
 import io.sluice.core.index.Matcher;
+import io.sluice.promql.PromQLException;
+import io.sluice.promql.labels.LabelMatcher;
+import io.sluice.promql.parse.Parser;
 import io.sluice.server.http.RequestParams;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,13 +27,27 @@ final class QueryRequests {
         }
         List<Matcher[]> sets = new ArrayList<>(texts.size());
         for (String text : texts) {
-            Selection selection = SelectorParser.parse(text, "match[]");
-            if (selection.isRange()) {
-                throw ApiError.badData("invalid parameter \"match[]\": a range selector is not a series selector: " + text);
-            }
-            sets.add(selection.matcherArray());
+            sets.add(seriesSelector(text));
         }
         return sets;
+    }
+
+    /** One {@code match[]} selector, parsed by the PromQL parser, as the head's matchers. */
+    static Matcher[] seriesSelector(String text) throws ApiError {
+        List<LabelMatcher> parsed;
+        try {
+            parsed = Parser.parseSeriesSelector(text);
+        } catch (PromQLException e) {
+            throw ApiError.badData("invalid parameter \"match[]\": " + e.getMessage());
+        }
+        if (parsed.stream().allMatch(LabelMatcher::matchesEmpty)) {
+            throw ApiError.badData("match[] must contain at least one non-empty matcher");
+        }
+        Matcher[] matchers = new Matcher[parsed.size()];
+        for (int i = 0; i < matchers.length; i++) {
+            matchers[i] = HeadQueryable.toCore(parsed.get(i));
+        }
+        return matchers;
     }
 
     /** {@code start} in ms, or {@code defaultMs} when absent. */

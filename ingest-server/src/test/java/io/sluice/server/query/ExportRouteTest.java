@@ -81,12 +81,13 @@ class ExportRouteTest {
         HttpResponse<String> none = fx.get("/api/v1/export");
         assertThat(none.statusCode()).isEqualTo(400);
         assertThat(none.body()).isEqualTo("{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"no match[] parameter provided\"}");
-        assertThat(fx.get("/api/v1/export?match[]=" + enc("rate(x[5m])")).body()).contains("not supported by Sluice");
+        assertThat(fx.get("/api/v1/export?match[]=" + enc("rate(x[5m])")).body())
+                .contains("invalid parameter \\\"match[]\\\": 1:5: parse error: unexpected \\\"(\\\"");
         assertThat(fx.get("/api/v1/export?match[]=x&start=yesterday").body())
                 .contains("invalid parameter \\\"start\\\": cannot parse \\\"yesterday\\\" to a valid timestamp");
         assertThat(fx.get("/api/v1/export?match[]=x&start=5&end=4").statusCode()).isEqualTo(400);
         assertThat(fx.get("/api/v1/export?match[]=" + enc("{a=\"\"}")).body())
-                .contains("vector selector must contain at least one non-empty matcher");
+                .contains("match[] must contain at least one non-empty matcher");
         assertThat(fx.registry.scrape()).contains("sluice_query_rejected_total{reason=\"bad_data\"} 5.0");
     }
 

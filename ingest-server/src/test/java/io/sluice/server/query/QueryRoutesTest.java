@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -105,14 +106,22 @@ class QueryRoutesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"sum(m)", "rate(m[5m])", "m offset 5m", "m @ 100", "1 + 1", "m[5m:1m]", "\"text\"", "-m",
-            "m + m", "m and m", "(m)", "nan", "Inf", "sum by (a) (m)", "count_values(\"x\", m)", "m[5m] offset 1m",
-            "{a=\"1\"} > 0", "42"})
-    void everythingButSelectorsIsRefusedAsNotSupported(String promql) throws Exception {
+    @CsvSource(delimiter = '|', quoteCharacter = '~', value = {
+        "sum(m)|vector|[{\"metric\":{},\"value\":[40,\"4\"]}]",
+        "sum by (a) (m)|vector|[{\"metric\":{\"a\":\"1\"},\"value\":[40,\"4\"]}]",
+        "-m|vector|[{\"metric\":{\"a\":\"1\"},\"value\":[40,\"-4\"]}]",
+        "m * 2 + 1|vector|[{\"metric\":{\"a\":\"1\"},\"value\":[40,\"9\"]}]",
+        "{a=\"1\"} > 0|vector|[{\"metric\":{\"__name__\":\"m\",\"a\":\"1\"},\"value\":[40,\"4\"]}]",
+        "count_values(\"x\", m)|vector|[{\"metric\":{\"x\":\"4\"},\"value\":[40,\"1\"]}]",
+        "m offset 5m|vector|[]",
+        "1 + 1|scalar|[40,\"2\"]",
+        "\"text\"|string|[40,\"text\"]",
+        "Inf|scalar|[40,\"+Inf\"]"})
+    void promqlBeyondSelectorsIsEvaluated(String promql, String resultType, String result) throws Exception {
         HttpResponse<String> r = fx.get("/api/v1/query?time=40&query=" + enc(promql));
-        assertThat(r.statusCode()).isEqualTo(400);
-        assertThat(r.body()).startsWith("{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"invalid parameter \\\"query\\\": ")
-                .contains("not supported by Sluice");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo("{\"status\":\"success\",\"data\":{\"resultType\":\"" + resultType
+                + "\",\"result\":" + result + "}}");
     }
 
     @ParameterizedTest
@@ -148,7 +157,7 @@ class QueryRoutesTest {
         assertThat(fx.get("/api/v1/query?query=" + enc("x[3s]") + "&time=4").statusCode()).isEqualTo(200);
         HttpResponse<String> r = fx.get("/api/v1/query?query=" + enc("x[10s]") + "&time=4");
         assertThat(r.statusCode()).isEqualTo(422);
-        assertThat(r.body()).contains("more than 3 samples (query.max-samples)");
+        assertThat(r.body()).contains("query processing would load too many samples into memory in query execution");
         assertThat(fx.get("/api/v1/query_range?query=x&start=1&end=4&step=1").statusCode()).isEqualTo(422);
         assertThat(fx.registry.scrape()).contains("sluice_query_rejected_total{reason=\"max_samples\"} 2.0");
     }

@@ -1,0 +1,126 @@
+package io.sluice.server.query;
+
+import io.sluice.core.head.Head;
+import io.sluice.core.head.read.HeadQuery;
+import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.index.Matcher;
+import io.sluice.core.labels.LabelsView;
+import io.sluice.promql.labels.LabelMatcher;
+import io.sluice.promql.labels.Labels;
+import io.sluice.promql.storage.Queryable;
+import io.sluice.promql.storage.SampleIterator;
+import io.sluice.promql.storage.SeriesSet;
+import java.util.List;
+
+/**
+ * The head as the PromQL engine's storage: a selection runs {@link Head#query} (every shard, label
+ * order), and each series is read from its consistent snapshot as the engine reaches it, so a query never
+ * holds more than one series' chunk copy per selector. Labels become the engine's {@link Labels} once per
+ * series; samples are decoded from the XOR chunks without an object per sample. Thread-safe: each
+ * {@link #select} has its own cursor.
+ */
+final class HeadQueryable implements Queryable {
+    private final Head head;
+
+    HeadQueryable(Head head) {
+        this.head = head;
+    }
+
+    @Override
+    public SeriesSet select(long minTimeMs, long maxTimeMs, List<LabelMatcher> matchers) {
+        Matcher[] m = new Matcher[matchers.size()];
+        for (int i = 0; i < m.length; i++) {
+            m[i] = toCore(matchers.get(i));
+        }
+        return new HeadSeriesSet(head.query(minTimeMs, maxTimeMs, m));
+    }
+
+    static Matcher toCore(LabelMatcher m) {
+        return switch (m.type()) {
+            case EQUAL -> Matcher.eq(m.name(), m.value());
+            case NOT_EQUAL -> Matcher.neq(m.name(), m.value());
+            case REGEX -> Matcher.re(m.name(), m.value());
+            case NOT_REGEX -> Matcher.nre(m.name(), m.value());
+        };
+    }
+
+    private static final class HeadSeriesSet implements SeriesSet {
+        private final HeadQuery query;
+
+        HeadSeriesSet(HeadQuery query) {
+            this.query = query;
+        }
+
+        @Override
+        public boolean next() {
+            return query.next();
+        }
+
+        @Override
+        public Labels labels() {
+            LabelsView view = query.labels();
+            Labels.Builder b = new Labels.Builder();
+            view.rewind();
+            while (view.next()) {
+                b.set(view.name(), view.value());
+            }
+            return b.build();
+        }
+
+        @Override
+        public SampleIterator iterator(SampleIterator reuse) {
+            SnapshotIterator it = reuse instanceof SnapshotIterator s ? s : new SnapshotIterator();
+            it.reset(query.samples());
+            return it;
+        }
+    }
+
+    /** A snapshot's samples with {@code seek}; valid until the series set moves on. */
+    private static final class SnapshotIterator implements SampleIterator {
+        private SeriesSnapshot.Samples samples;
+        private boolean started;
+        private boolean atEnd;
+
+        void reset(SeriesSnapshot.Samples s) {
+            this.samples = s;
+            this.started = false;
+            this.atEnd = false;
+        }
+
+        @Override
+        public boolean next() {
+            started = true;
+            if (atEnd || !samples.next()) {
+                atEnd = true;
+                return false;
+            }
+            return true;
+        }
+
+        @Override
+        public boolean seek(long timeMs) {
+            if (atEnd) {
+                return false;
+            }
+            if (started && samples.timestampMs() >= timeMs) {
+                return true;
+            }
+            while (next()) {
+                if (samples.timestampMs() >= timeMs) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        public long timestamp() {
+            return samples.timestampMs();
+        }
+
+        @Override
+        public double value() {
+            return samples.value();
+        }
+    }
+}

@@ -1,0 +1,190 @@
+package io.sluice.server.query;
+
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.sluice.promql.Engine;
+import io.sluice.promql.EngineOptions;
+import io.sluice.promql.PromQLException;
+import io.sluice.promql.QueryLimits;
+import io.sluice.promql.QueryResult;
+import io.sluice.promql.ast.ValueType;
+import io.sluice.promql.labels.Labels;
+import io.sluice.server.http.Reply;
+import io.sluice.server.http.RequestParams;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * {@code /api/v1/query} and {@code /api/v1/query_range}: PromQL evaluated by Sluice's own engine
+ * ({@code promql/}) over the head ({@link HeadQueryable}), answered as Prometheus' HTTP API answers:
+ * the same parameters ({@code query, time, start, end, step, timeout, lookback_delta, limit}), result types
+ * and JSON, warnings and infos beside {@code data}, and the same error types: {@code bad_data} (400, with
+ * the parse position), {@code execution} (422, e.g. over {@code query.max-samples}), {@code timeout} (503).
+ * Runs on the HTTP worker threads (blocking routes), so {@code http.threads} bounds concurrent queries.
+ */
+final class PromqlRoutes {
+    static final String QUERY_PATH = "/api/v1/query";
+    static final String QUERY_RANGE_PATH = "/api/v1/query_range";
+
+    private final QueryContext context;
+    private final LongSupplier clockMs;
+    private final HeadQueryable storage;
+    private final Engine engine;
+
+    PromqlRoutes(QueryContext context, LongSupplier clockMs) {
+        this.context = context;
+        this.clockMs = clockMs;
+        this.storage = new HeadQueryable(context.head());
+        this.engine = new Engine(new EngineOptions(context.options().lookbackDeltaMs(),
+                EngineOptions.DEFAULTS.maxPointsPerSeries()));
+    }
+
+    Reply instant(FullHttpRequest request) throws ApiError {
+        RequestParams params = RequestParams.of(request);
+        String query = required(params, "query");
+        long t = QueryRequests.time(params, "time", clockMs.getAsLong());
+        QueryLimits limits = limits(params);
+        long lookback = lookback(params);
+        int limit = QueryRequests.limit(params);
+        QueryResult result = run(() -> engine.instant(storage, query, t, lookback, limits));
+        return MetadataRoutes.ok(write(result, limit));
+    }
+
+    Reply range(FullHttpRequest request) throws ApiError {
+        RequestParams params = RequestParams.of(request);
+        String query = required(params, "query");
+        long startMs = PromTime.parseTimeMs(required(params, "start"), "start");
+        long endMs = PromTime.parseTimeMs(required(params, "end"), "end");
+        QueryRequests.checkOrder(startMs, endMs);
+        long stepMs = PromTime.parseDurationParamMs(required(params, "step"), "step");
+        if (stepMs <= 0) {
+            throw ApiError.badData("invalid parameter \"step\": zero or negative query resolution step widths are not "
+                    + "accepted. Try a positive integer");
+        }
+        if ((endMs - startMs) / stepMs > EngineOptions.DEFAULTS.maxPointsPerSeries()) {
+            throw ApiError.badData("exceeded maximum resolution of 11,000 points per timeseries. Try decreasing the "
+                    + "query resolution (?step=XX)");
+        }
+        QueryLimits limits = limits(params);
+        long lookback = lookback(params);
+        int limit = QueryRequests.limit(params);
+        QueryResult result = run(() -> engine.range(storage, query, startMs, endMs, stepMs, lookback, limits));
+        return MetadataRoutes.ok(write(result, limit));
+    }
+
+    private interface Evaluation {
+        QueryResult run();
+    }
+
+    /** Evaluates, turning the engine's errors into the API's. */
+    private QueryResult run(Evaluation evaluation) throws ApiError {
+        try {
+            return evaluation.run();
+        } catch (PromQLException e) {
+            throw switch (e.type()) {
+                case BAD_DATA -> ApiError.badData(e.getMessage());
+                case EXECUTION -> {
+                    if (e.getMessage().contains("too many samples")) {
+                        context.metrics().rejected(QueryMetrics.REASON_MAX_SAMPLES);
+                    }
+                    yield ApiError.execution(e.getMessage());
+                }
+                case TIMEOUT -> ApiError.timeout(e.getMessage());
+                case CANCELED -> ApiError.canceled(e.getMessage());
+            };
+        }
+    }
+
+    /** The deadline ({@code timeout}, capped by {@code query.timeout}) and {@code query.max-samples}. */
+    private QueryLimits limits(RequestParams params) throws ApiError {
+        long timeoutMs = context.options().timeoutMs();
+        String text = params.first("timeout");
+        if (text != null && !text.isEmpty()) {
+            timeoutMs = Math.min(timeoutMs, PromTime.parseDurationParamMs(text, "timeout"));
+        }
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        return new QueryLimits(deadline, context.options().maxSamples(), () -> Thread.currentThread().isInterrupted());
+    }
+
+    private static long lookback(RequestParams params) throws ApiError {
+        String text = params.first("lookback_delta");
+        return text == null || text.isEmpty() ? 0 : PromTime.parseDurationParamMs(text, "lookback_delta");
+    }
+
+    /** Prometheus' JSON for a result; {@code limit} > 0 keeps that many series and warns when it cut. */
+    static JsonBuffer write(QueryResult result, int limit) {
+        JsonBuffer json = new JsonBuffer(4096);
+        json.raw("{\"status\":\"success\",\"data\":{\"resultType\":\"").raw(result.type().apiName()).raw("\",\"result\":");
+        boolean truncated = false;
+        switch (result.type()) {
+            case SCALAR -> point(json, result.scalarTimeMs(), result.scalarValue());
+            case STRING -> json.raw('[').timestamp(result.scalarTimeMs()).raw(',').string(result.stringValue()).raw(']');
+            case VECTOR, MATRIX -> {
+                List<QueryResult.Series> series = result.series();
+                int n = series.size();
+                if (limit > 0 && n > limit) {
+                    n = limit;
+                    truncated = true;
+                }
+                json.raw('[');
+                for (int i = 0; i < n; i++) {
+                    QueryResult.Series s = series.get(i);
+                    json.raw(i == 0 ? "{\"metric\":" : ",{\"metric\":");
+                    labels(json, s.labels());
+                    if (result.type() == ValueType.VECTOR) {
+                        json.raw(",\"value\":");
+                        point(json, s.timestamps()[0], s.values()[0]);
+                    } else {
+                        json.raw(",\"values\":[");
+                        for (int p = 0; p < s.count(); p++) {
+                            point(p == 0 ? json : json.raw(','), s.timestamps()[p], s.values()[p]);
+                        }
+                        json.raw(']');
+                    }
+                    json.raw('}');
+                }
+                json.raw(']');
+            }
+        }
+        json.raw('}');
+        List<String> warnings = result.warnings();
+        if (truncated) {
+            warnings = new java.util.ArrayList<>(warnings);
+            warnings.add("results truncated due to limit");
+        }
+        strings(json, "warnings", warnings);
+        strings(json, "infos", result.infos());
+        return json.raw('}');
+    }
+
+    private static void strings(JsonBuffer json, String field, List<String> values) {
+        if (values.isEmpty()) {
+            return;
+        }
+        json.raw(",\"").raw(field).raw("\":[");
+        for (int i = 0; i < values.size(); i++) {
+            (i == 0 ? json : json.raw(',')).string(values.get(i));
+        }
+        json.raw(']');
+    }
+
+    private static void labels(JsonBuffer json, Labels labels) {
+        json.raw('{');
+        for (int i = 0; i < labels.size(); i++) {
+            (i == 0 ? json : json.raw(',')).string(labels.name(i)).raw(':').string(labels.value(i));
+        }
+        json.raw('}');
+    }
+
+    /** {@code [1700000000.123,"1.5"]}. */
+    private static void point(JsonBuffer json, long timestampMs, double value) {
+        json.raw('[').timestamp(timestampMs).raw(",\"").value(value).raw("\"]");
+    }
+
+    private static String required(RequestParams params, String name) throws ApiError {
+        String value = params.first(name);
+        if (value == null || value.isEmpty()) {
+            throw ApiError.badData("invalid parameter \"" + name + "\": missing");
+        }
+        return value;
+    }
+}

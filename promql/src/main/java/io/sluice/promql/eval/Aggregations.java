@@ -1,0 +1,428 @@
+package io.sluice.promql.eval;
+
+import io.sluice.promql.ast.AggregateOp;
+import io.sluice.promql.ast.Expr;
+import io.sluice.promql.eval.kernels.Quantiles;
+import io.sluice.promql.labels.Labels;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Aggregations. sum/avg/count/min/max/group/stddev/stdvar stream: each input row is folded into its
+ * group's per-step accumulators and not kept. quantile, topk/bottomk/limitk/limit_ratio and count_values
+ * keep the rows they need.
+ */
+final class Aggregations {
+    private Aggregations() {
+    }
+
+    /** Per-group accumulators over all steps. */
+    private static final class Acc {
+        final Labels labels;
+        boolean dropName;
+        final double[] value;
+        final double[] mean;
+        final double[] comp;
+        final double[] count;
+        final boolean[] seen;
+        final boolean[] incremental;
+        List<double[]> rows; // quantile
+
+        Acc(Labels labels, int n, AggregateOp op) {
+            this.labels = labels;
+            value = new double[n];
+            seen = new boolean[n];
+            count = new double[n];
+            boolean needMean = op == AggregateOp.AVG || op == AggregateOp.STDDEV || op == AggregateOp.STDVAR;
+            mean = needMean ? new double[n] : null;
+            comp = op == AggregateOp.SUM || op == AggregateOp.AVG ? new double[n] : null;
+            incremental = op == AggregateOp.AVG ? new boolean[n] : null;
+            if (op == AggregateOp.QUANTILE) {
+                rows = new ArrayList<>();
+            }
+        }
+    }
+
+    static Evaluator.Val eval(Evaluator ev, Expr.Aggregate a, Grid g) {
+        AggregateOp op = a.op();
+        List<String> grouping = new ArrayList<>(new TreeSet<>(a.grouping()));
+        boolean without = a.without();
+        int n = g.n();
+        switch (op) {
+            case COUNT_VALUES:
+                return countValues(ev, a, g, grouping);
+            case TOPK, BOTTOMK, LIMITK, LIMIT_RATIO:
+                return kAggregation(ev, a, g, grouping);
+            default:
+                break;
+        }
+        double[] param = null;
+        if (op == AggregateOp.QUANTILE) {
+            param = ev.evalScalar(a.param(), g);
+            double mx = Double.NEGATIVE_INFINITY;
+            double mn = Double.POSITIVE_INFINITY;
+            boolean nan = false;
+            for (double q : param) {
+                nan |= Double.isNaN(q);
+                mx = Math.max(mx, q);
+                mn = Math.min(mn, q);
+            }
+            if (nan) {
+                ev.warn("PromQL warning: quantile value should be between 0 and 1, got NaN");
+            }
+            if (mx > 1) {
+                ev.warn("PromQL warning: quantile value should be between 0 and 1, got " + FloatOps.formatG(mx));
+            }
+            if (mn < 0) {
+                ev.warn("PromQL warning: quantile value should be between 0 and 1, got " + FloatOps.formatG(mn));
+            }
+        }
+        RowSource src = ev.evalVector(a.expr(), g);
+        Map<Object, Acc> groups = new HashMap<>();
+        List<Acc> order = new ArrayList<>();
+        double[] c = new double[1];
+        for (Row r = src.next(); r != null; r = src.next()) {
+            Object key = groupKey(r.labels, grouping, without);
+            Acc acc = groups.get(key);
+            if (acc == null) {
+                acc = new Acc(groupLabels(r.labels, grouping, without), n, op);
+                groups.put(key, acc);
+                order.add(acc);
+                ev.addSamples(n);
+            }
+            if (op == AggregateOp.QUANTILE) {
+                acc.rows.add(r.v.clone());
+                ev.addSamples(r.count());
+            }
+            double[] v = r.v;
+            for (int i = 0; i < n; i++) {
+                double f = v[i];
+                if (Row.absent(f)) {
+                    continue;
+                }
+                if (!acc.seen[i]) {
+                    acc.seen[i] = true;
+                    acc.count[i] = 1;
+                    acc.value[i] = f;
+                    if (acc.mean != null) {
+                        acc.mean[i] = f;
+                    }
+                    switch (op) {
+                        case STDDEV, STDVAR -> {
+                            acc.value[i] = (Double.isNaN(f) || Double.isInfinite(f)) ? Double.NaN : 0;
+                        }
+                        case GROUP -> acc.value[i] = 1;
+                        default -> {
+                        }
+                    }
+                    if (r.dropName && !acc.dropName) {
+                        acc.dropName = true;
+                    }
+                    continue;
+                }
+                if (r.dropName) {
+                    acc.dropName = true;
+                }
+                switch (op) {
+                    case SUM -> {
+                        c[0] = acc.comp[i];
+                        acc.value[i] = FloatOps.kahanInc(f, acc.value[i], c);
+                        acc.comp[i] = c[0];
+                    }
+                    case AVG -> {
+                        acc.count[i]++;
+                        double cnt = acc.count[i];
+                        if (!acc.incremental[i]) {
+                            c[0] = acc.comp[i];
+                            double nv = FloatOps.kahanInc(f, acc.value[i], c);
+                            if (!Double.isInfinite(nv)) {
+                                acc.value[i] = nv;
+                                acc.comp[i] = c[0];
+                                break;
+                            }
+                            acc.incremental[i] = true;
+                            acc.mean[i] = acc.value[i] / (cnt - 1);
+                            acc.comp[i] /= cnt - 1;
+                        }
+                        double q = (cnt - 1) / cnt;
+                        c[0] = q * acc.comp[i];
+                        acc.mean[i] = FloatOps.kahanInc(f / cnt, q * acc.mean[i], c);
+                        acc.comp[i] = c[0];
+                    }
+                    case MAX -> {
+                        if (acc.value[i] < f || Double.isNaN(acc.value[i])) {
+                            acc.value[i] = f;
+                        }
+                    }
+                    case MIN -> {
+                        if (acc.value[i] > f || Double.isNaN(acc.value[i])) {
+                            acc.value[i] = f;
+                        }
+                    }
+                    case COUNT -> acc.count[i]++;
+                    case STDDEV, STDVAR -> {
+                        acc.count[i]++;
+                        double delta = f - acc.mean[i];
+                        acc.mean[i] += delta / acc.count[i];
+                        acc.value[i] += delta * (f - acc.mean[i]);
+                    }
+                    default -> {
+                    }
+                }
+            }
+        }
+        List<Row> out = new ArrayList<>(order.size());
+        double[] scratch = new double[16];
+        for (Acc acc : order) {
+            double[] res = Row.absentArray(n);
+            boolean any = false;
+            for (int i = 0; i < n; i++) {
+                if (!acc.seen[i]) {
+                    continue;
+                }
+                any = true;
+                res[i] = switch (op) {
+                    case SUM -> acc.value[i] + acc.comp[i];
+                    case AVG -> acc.incremental[i] ? acc.mean[i] + acc.comp[i]
+                            : acc.value[i] / acc.count[i] + acc.comp[i] / acc.count[i];
+                    case COUNT -> acc.count[i];
+                    case STDVAR -> acc.value[i] / acc.count[i];
+                    case STDDEV -> Math.sqrt(acc.value[i] / acc.count[i]);
+                    case QUANTILE -> {
+                        int k = 0;
+                        if (scratch.length < acc.rows.size()) {
+                            scratch = new double[acc.rows.size()];
+                        }
+                        for (double[] rv : acc.rows) {
+                            if (!Row.absent(rv[i])) {
+                                scratch[k++] = rv[i];
+                            }
+                        }
+                        yield Quantiles.quantile(param[i], scratch, k);
+                    }
+                    default -> acc.value[i];
+                };
+            }
+            if (any) {
+                out.add(new Row(acc.labels, acc.dropName, res));
+            }
+        }
+        return new Evaluator.VecVal(RowSource.of(out));
+    }
+
+    /** The grouping key: the values of the {@code by} labels, or the labels without the {@code without} ones and the name. */
+    static Object groupKey(Labels l, List<String> grouping, boolean without) {
+        if (without) {
+            List<String> drop = new ArrayList<>(grouping);
+            drop.add(Labels.METRIC_NAME);
+            return l.without(drop);
+        }
+        if (grouping.isEmpty()) {
+            return Labels.EMPTY;
+        }
+        String[] vals = new String[grouping.size()];
+        for (int i = 0; i < vals.length; i++) {
+            vals[i] = l.get(grouping.get(i));
+        }
+        return Arrays.asList(vals);
+    }
+
+    static Labels groupLabels(Labels l, List<String> grouping, boolean without) {
+        if (without) {
+            List<String> drop = new ArrayList<>(grouping);
+            drop.add(Labels.METRIC_NAME);
+            return l.without(drop);
+        }
+        if (grouping.isEmpty()) {
+            return Labels.EMPTY;
+        }
+        return l.only(grouping);
+    }
+
+    private static Evaluator.Val countValues(Evaluator ev, Expr.Aggregate a, Grid g, List<String> grouping) {
+        String valueLabel = ((Expr.StringLiteral) Functions.unparen(a.param())).value();
+        if (!LabelFunctions.validLabelName(valueLabel)) {
+            throw Evaluator.execError("invalid label name \"" + valueLabel + "\"");
+        }
+        List<String> grp = new ArrayList<>(grouping);
+        if (!a.without()) {
+            grp.add(valueLabel);
+            grp = new ArrayList<>(new TreeSet<>(grp));
+        }
+        int n = g.n();
+        RowSource src = ev.evalVector(a.expr(), g);
+        Map<Object, Row> out = new java.util.LinkedHashMap<>();
+        for (Row r = src.next(); r != null; r = src.next()) {
+            for (int i = 0; i < n; i++) {
+                if (Row.absent(r.v[i])) {
+                    continue;
+                }
+                Labels m = r.labels.toBuilder().set(valueLabel, FloatOps.formatPlain(r.v[i])).build();
+                Object key = groupKey(m, grp, a.without());
+                Row o = out.get(key);
+                if (o == null) {
+                    o = new Row(groupLabels(m, grp, a.without()), false, Row.absentArray(n));
+                    out.put(key, o);
+                    ev.addSamples(n);
+                }
+                o.v[i] = Row.absent(o.v[i]) ? 1 : o.v[i] + 1;
+            }
+        }
+        return new Evaluator.VecVal(RowSource.of(new ArrayList<>(out.values())));
+    }
+
+    private static Evaluator.Val kAggregation(Evaluator ev, Expr.Aggregate a, Grid g, List<String> grouping) {
+        AggregateOp op = a.op();
+        int n = g.n();
+        double[] param = ev.evalScalar(a.param(), g);
+        double mx = Double.NEGATIVE_INFINITY;
+        double mn = Double.POSITIVE_INFINITY;
+        boolean nan = false;
+        for (double p : param) {
+            nan |= Double.isNaN(p);
+            if (!Double.isNaN(p)) {
+                mx = Math.max(mx, p);
+                mn = Math.min(mn, p);
+            }
+        }
+        if (op == AggregateOp.LIMIT_RATIO) {
+            if (nan) {
+                throw Evaluator.execError("Ratio value is NaN");
+            }
+            if (mx == 0 && mn == 0) {
+                return new Evaluator.VecVal(() -> null);
+            }
+            if (mx > 1) {
+                ev.warn("PromQL warning: ratio value should be between -1 and 1, got " + FloatOps.formatG(mx) + ", capping to 1");
+            }
+            if (mn < -1) {
+                ev.warn("PromQL warning: ratio value should be between -1 and 1, got " + FloatOps.formatG(mn) + ", capping to -1");
+            }
+        } else {
+            if (nan) {
+                throw Evaluator.execError("Parameter value is NaN");
+            }
+            if (mx < 1) {
+                return new Evaluator.VecVal(() -> null);
+            }
+            if (mn <= -9.223372036854775808e18) {
+                throw Evaluator.execError("Scalar value " + FloatOps.formatG(mn) + " underflows int64");
+            }
+            if (mx >= 9.223372036854775808e18) {
+                throw Evaluator.execError("Scalar value " + FloatOps.formatG(mx) + " overflows int64");
+            }
+        }
+        List<Row> rows = ev.materialize(ev.evalVector(a.expr(), g));
+        Map<Object, Integer> groupIdx = new HashMap<>();
+        int[] rowGroup = new int[rows.size()];
+        for (int i = 0; i < rows.size(); i++) {
+            Object key = groupKey(rows.get(i).labels, grouping, a.without());
+            Integer gi = groupIdx.get(key);
+            if (gi == null) {
+                gi = groupIdx.size();
+                groupIdx.put(key, gi);
+            }
+            rowGroup[i] = gi;
+        }
+        int groups = groupIdx.size();
+        double[][] outV = new double[rows.size()][];
+        List<Integer> instantOrder = new ArrayList<>();
+        List<List<Integer>> perGroup = new ArrayList<>();
+        for (int gi = 0; gi < groups; gi++) {
+            perGroup.add(new ArrayList<>());
+        }
+        for (int i = 0; i < n; i++) {
+            ev.check();
+            for (List<Integer> l : perGroup) {
+                l.clear();
+            }
+            long k = Math.min((long) param[i], rows.size());
+            double r = Math.max(-1, Math.min(1, param[i]));
+            if (op != AggregateOp.LIMIT_RATIO && k < 1) {
+                continue;
+            }
+            if (op == AggregateOp.LIMIT_RATIO && param[i] == 0) {
+                continue;
+            }
+            for (int si = 0; si < rows.size(); si++) {
+                double f = rows.get(si).v[i];
+                if (Row.absent(f)) {
+                    continue;
+                }
+                List<Integer> sel = perGroup.get(rowGroup[si]);
+                switch (op) {
+                    case LIMITK -> {
+                        if (sel.size() < k) {
+                            sel.add(si);
+                        }
+                    }
+                    case LIMIT_RATIO -> {
+                        if (ratioSelected(rows.get(si).labels, r)) {
+                            sel.add(si);
+                        }
+                    }
+                    default -> sel.add(si);
+                }
+            }
+            for (List<Integer> sel : perGroup) {
+                if (sel.isEmpty()) {
+                    continue;
+                }
+                final int step = i;
+                if (op == AggregateOp.TOPK || op == AggregateOp.BOTTOMK) {
+                    boolean top = op == AggregateOp.TOPK;
+                    // Stable by input order among equal values; NaN loses to any number.
+                    sel.sort((x, y) -> {
+                        double fx = rows.get(x).v[step];
+                        double fy = rows.get(y).v[step];
+                        boolean nx = Double.isNaN(fx);
+                        boolean ny = Double.isNaN(fy);
+                        if (nx || ny) {
+                            return nx == ny ? 0 : (nx ? 1 : -1);
+                        }
+                        return top ? Double.compare(fy, fx) : Double.compare(fx, fy);
+                    });
+                    while (sel.size() > k) {
+                        sel.remove(sel.size() - 1);
+                    }
+                }
+                for (int si : sel) {
+                    if (outV[si] == null) {
+                        outV[si] = Row.absentArray(n);
+                    }
+                    outV[si][i] = rows.get(si).v[i];
+                    if (n == 1) {
+                        instantOrder.add(si);
+                    }
+                }
+            }
+        }
+        List<Row> out = new ArrayList<>();
+        if (n == 1) {
+            for (int si : instantOrder) {
+                Row src = rows.get(si);
+                out.add(new Row(src.labels, src.dropName, outV[si]));
+            }
+        } else {
+            for (int si = 0; si < rows.size(); si++) {
+                if (outV[si] != null) {
+                    Row src = rows.get(si);
+                    out.add(new Row(src.labels, src.dropName, outV[si]));
+                }
+            }
+        }
+        return new Evaluator.VecVal(RowSource.of(out));
+    }
+
+    /** limit_ratio's deterministic per-series choice: a hash of the labels in [0, 1) against the ratio. */
+    static boolean ratioSelected(Labels l, double ratio) {
+        long h = l.hashCode() * 0x9E3779B97F4A7C15L;
+        h ^= (h >>> 31);
+        double offset = (h >>> 11) * 0x1.0p-53;
+        return ratio >= 0 ? offset < ratio : offset >= 1 + ratio;
+    }
+}

@@ -1,0 +1,406 @@
+package io.sluice.promql.eval;
+
+import io.sluice.promql.ast.BinaryOp;
+import io.sluice.promql.ast.Expr;
+import io.sluice.promql.ast.ValueType;
+import io.sluice.promql.eval.kernels.MathKernels;
+import io.sluice.promql.labels.Labels;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Binary operators. Vector/scalar streams the vector side; vector/vector materialises both sides, indexes
+ * the "one" side by matching signature and checks the matching rules per step, as Prometheus does.
+ */
+final class BinaryOps {
+    private BinaryOps() {
+    }
+
+    static Evaluator.Val eval(Evaluator ev, Expr.Binary b, Grid g) {
+        ValueType lt = b.lhs().type();
+        ValueType rt = b.rhs().type();
+        BinaryOp op = b.op();
+        if (lt == ValueType.SCALAR && rt == ValueType.SCALAR) {
+            double[] l = ev.evalScalar(b.lhs(), g);
+            double[] r = ev.evalScalar(b.rhs(), g);
+            double[] o = new double[g.n()];
+            for (int i = 0; i < o.length; i++) {
+                o[i] = scalarOp(op, l[i], r[i]);
+            }
+            return new Evaluator.ScalarVal(o);
+        }
+        if (lt == ValueType.VECTOR && rt == ValueType.SCALAR) {
+            RowSource src = ev.evalVector(b.lhs(), g);
+            double[] s = ev.evalScalar(b.rhs(), g);
+            return vectorScalar(src, s, op, false, b.returnBool());
+        }
+        if (lt == ValueType.SCALAR && rt == ValueType.VECTOR) {
+            double[] s = ev.evalScalar(b.lhs(), g);
+            RowSource src = ev.evalVector(b.rhs(), g);
+            return vectorScalar(src, s, op, true, b.returnBool());
+        }
+        Expr.VectorMatching vm = b.matching() != null ? b.matching()
+                : new Expr.VectorMatching(op.isSetOperator() ? Expr.Cardinality.MANY_TO_MANY : Expr.Cardinality.ONE_TO_ONE,
+                List.of(), false, List.of());
+        if (op.isSetOperator()) {
+            return new Evaluator.VecVal(setOp(ev, op, b, vm, g));
+        }
+        // The "one" side is held, indexed by signature; the "many" side streams past it.
+        boolean oneToMany = vm.card() == Expr.Cardinality.ONE_TO_MANY;
+        List<Row> one;
+        RowSource many;
+        if (oneToMany) {
+            one = ev.materialize(ev.evalVector(b.lhs(), g));
+            many = ev.evalVector(b.rhs(), g);
+        } else {
+            RowSource lhs = ev.evalVector(b.lhs(), g);
+            one = ev.materialize(ev.evalVector(b.rhs(), g));
+            many = lhs;
+        }
+        return new Evaluator.VecVal(RowSource.of(vectorVector(ev, op, many, one, vm, b.returnBool(), g.n())));
+    }
+
+    static double scalarOp(BinaryOp op, double l, double r) {
+        return switch (op) {
+            case ADD -> l + r;
+            case SUB -> l - r;
+            case MUL -> l * r;
+            case DIV -> l / r;
+            case POW -> MathKernels.pow(l, r);
+            case MOD -> MathKernels.mod(l, r);
+            case ATAN2 -> Math.atan2(l, r);
+            case EQL -> l == r ? 1 : 0;
+            case NEQ -> l != r ? 1 : 0;
+            case GTR -> l > r ? 1 : 0;
+            case LSS -> l < r ? 1 : 0;
+            case GTE -> l >= r ? 1 : 0;
+            case LTE -> l <= r ? 1 : 0;
+            default -> throw new IllegalArgumentException("operator " + op + " not allowed for scalar operations");
+        };
+    }
+
+    static boolean compare(BinaryOp op, double l, double r) {
+        return switch (op) {
+            case EQL -> l == r;
+            case NEQ -> l != r;
+            case GTR -> l > r;
+            case LSS -> l < r;
+            case GTE -> l >= r;
+            case LTE -> l <= r;
+            default -> throw new IllegalArgumentException();
+        };
+    }
+
+    static boolean changesSchema(BinaryOp op) {
+        return switch (op) {
+            case ADD, SUB, MUL, DIV, POW, MOD, ATAN2 -> true;
+            default -> false;
+        };
+    }
+
+    private static Evaluator.Val vectorScalar(RowSource src, double[] s, BinaryOp op, boolean swap, boolean bool) {
+        boolean cmp = op.isComparison();
+        return new Evaluator.VecVal(() -> {
+            while (true) {
+                Row r = src.next();
+                if (r == null) {
+                    return null;
+                }
+                boolean any = false;
+                for (int i = 0; i < r.v.length; i++) {
+                    double v = r.v[i];
+                    if (Row.absent(v)) {
+                        continue;
+                    }
+                    double l = swap ? s[i] : v;
+                    double rr = swap ? v : s[i];
+                    double out;
+                    if (cmp) {
+                        boolean keep = compare(op, l, rr);
+                        if (bool) {
+                            out = keep ? 1 : 0;
+                        } else {
+                            out = keep ? v : Row.ABSENT;
+                        }
+                    } else {
+                        out = scalarOp(op, l, rr);
+                    }
+                    r.v[i] = out;
+                    any |= !Row.absent(out);
+                }
+                if (changesSchema(op) || bool) {
+                    r.dropName = true;
+                }
+                if (any) {
+                    return r;
+                }
+            }
+        });
+    }
+
+    /** The matching signature: the {@code on} labels' values, or every label but the {@code ignoring} ones and the name. */
+    static Labels signature(Labels l, Expr.VectorMatching vm) {
+        if (vm.on()) {
+            return l.only(vm.labels());
+        }
+        List<String> drop = new ArrayList<>(vm.labels());
+        drop.add(Labels.METRIC_NAME);
+        return l.without(drop);
+    }
+
+    /**
+     * and/unless stream the left side against the right side's signatures present per step; or streams the
+     * left side, then the right side's points whose signature the left side lacks at that step.
+     */
+    private static RowSource setOp(Evaluator ev, BinaryOp op, Expr.Binary b, Expr.VectorMatching vm, Grid g) {
+        int n = g.n();
+        if (op == BinaryOp.OR) {
+            RowSource lhs = ev.evalVector(b.lhs(), g);
+            Map<Labels, boolean[]> leftPresent = new HashMap<>();
+            return new RowSource() {
+                RowSource rhs;
+
+                @Override
+                public Row next() {
+                    if (rhs == null) {
+                        Row l = lhs.next();
+                        if (l != null) {
+                            mark(leftPresent, signature(l.labels, vm), l, n);
+                            return l;
+                        }
+                        rhs = ev.evalVector(b.rhs(), g);
+                    }
+                    for (Row r = rhs.next(); r != null; r = rhs.next()) {
+                        boolean[] p = leftPresent.get(signature(r.labels, vm));
+                        boolean any = false;
+                        for (int i = 0; i < n; i++) {
+                            if (Row.absent(r.v[i])) {
+                                continue;
+                            }
+                            if (p != null && p[i]) {
+                                r.v[i] = Row.ABSENT;
+                            } else {
+                                any = true;
+                            }
+                        }
+                        if (any) {
+                            return r;
+                        }
+                    }
+                    return null;
+                }
+            };
+        }
+        boolean and = op == BinaryOp.AND;
+        RowSource lhs = ev.evalVector(b.lhs(), g);
+        Map<Labels, boolean[]> rightPresent = new HashMap<>();
+        RowSource rhs = ev.evalVector(b.rhs(), g);
+        for (Row r = rhs.next(); r != null; r = rhs.next()) {
+            mark(rightPresent, signature(r.labels, vm), r, n);
+        }
+        return () -> {
+            for (Row l = lhs.next(); l != null; l = lhs.next()) {
+                boolean[] p = rightPresent.get(signature(l.labels, vm));
+                if (p == null && and) {
+                    continue;
+                }
+                boolean any = false;
+                for (int i = 0; i < n; i++) {
+                    if (Row.absent(l.v[i])) {
+                        continue;
+                    }
+                    boolean matched = p != null && p[i];
+                    if (matched != and) {
+                        l.v[i] = Row.ABSENT;
+                    } else {
+                        any = true;
+                    }
+                }
+                if (any) {
+                    return l;
+                }
+            }
+            return null;
+        };
+    }
+
+    private static void mark(Map<Labels, boolean[]> present, Labels sig, Row r, int n) {
+        boolean[] p = present.computeIfAbsent(sig, k -> new boolean[n]);
+        for (int i = 0; i < n; i++) {
+            if (!Row.absent(r.v[i])) {
+                p[i] = true;
+            }
+        }
+    }
+
+    /** Rows with the same labels become one; the same labels at the same step is an error. */
+    static List<Row> mergeByLabels(List<Row> rows, int n) {
+        Map<Labels, Row> m = new LinkedHashMap<>();
+        boolean dup = false;
+        for (Row r : rows) {
+            Row prev = m.putIfAbsent(r.labels, r);
+            if (prev != null) {
+                dup = true;
+                for (int i = 0; i < n; i++) {
+                    if (!Row.absent(r.v[i])) {
+                        if (!Row.absent(prev.v[i])) {
+                            throw Evaluator.execError("vector cannot contain metrics with the same labelset");
+                        }
+                        prev.v[i] = r.v[i];
+                    }
+                }
+            }
+        }
+        return dup ? new ArrayList<>(m.values()) : rows;
+    }
+
+    private static List<Row> vectorVector(Evaluator ev, BinaryOp op, RowSource many, List<Row> one,
+                                          Expr.VectorMatching vm, boolean bool, int n) {
+        if (one.isEmpty()) {
+            return List.of();
+        }
+        boolean oneToMany = vm.card() == Expr.Cardinality.ONE_TO_MANY;
+        Map<Labels, List<Row>> oneIndex = new HashMap<>();
+        for (Row r : one) {
+            oneIndex.computeIfAbsent(signature(r.labels, vm), k -> new ArrayList<>()).add(r);
+        }
+        // The "one" side must hold at most one series per signature at each step.
+        for (Map.Entry<Labels, List<Row>> e : oneIndex.entrySet()) {
+            List<Row> rs = e.getValue();
+            if (rs.size() < 2) {
+                continue;
+            }
+            for (int i = 0; i < n; i++) {
+                Row first = null;
+                for (Row r : rs) {
+                    if (!Row.absent(r.v[i])) {
+                        if (first != null) {
+                            throw Evaluator.execError("found duplicate series for the match group " + goLabels(e.getKey())
+                                    + " on the " + (oneToMany ? "left" : "right") + " hand-side of the operation: ["
+                                    + goLabels(r.labels) + ", " + goLabels(first.labels)
+                                    + "];many-to-many matching not allowed: matching labels must be unique on one side");
+                        }
+                        first = r;
+                    }
+                }
+            }
+        }
+        boolean oneToOne = vm.card() == Expr.Cardinality.ONE_TO_ONE;
+        boolean cmp = op.isComparison();
+        Map<Labels, boolean[]> matchedOneToOne = new HashMap<>();
+        Map<Labels, Map<Labels, boolean[]>> matchedManyToOne = new HashMap<>();
+        Map<Labels, Row> out = new LinkedHashMap<>();
+        Map<List<Labels>, Labels> resultLabelCache = new HashMap<>();
+        for (Row m = many.next(); m != null; m = many.next()) {
+            Labels sig = signature(m.labels, vm);
+            List<Row> cands = oneIndex.get(sig);
+            if (cands == null) {
+                continue;
+            }
+            ev.check();
+            for (int i = 0; i < n; i++) {
+                double mv = m.v[i];
+                if (Row.absent(mv)) {
+                    continue;
+                }
+                Row o = null;
+                for (Row c : cands) {
+                    if (!Row.absent(c.v[i])) {
+                        o = c;
+                        break;
+                    }
+                }
+                if (o == null) {
+                    continue;
+                }
+                double lv = oneToMany ? o.v[i] : mv;
+                double rv = oneToMany ? mv : o.v[i];
+                double value;
+                boolean keep = true;
+                if (cmp) {
+                    keep = compare(op, lv, rv);
+                    value = bool ? (keep ? 1 : 0) : lv;
+                } else {
+                    value = scalarOp(op, lv, rv);
+                }
+                Labels rl = resultLabels(m, o, op, vm, resultLabelCache, oneToMany);
+                if (oneToOne) {
+                    boolean[] seen = matchedOneToOne.computeIfAbsent(sig, k -> new boolean[n]);
+                    if (seen[i]) {
+                        throw Evaluator.execError("multiple matches for labels: many-to-one matching must be explicit (group_left/group_right)");
+                    }
+                    seen[i] = true;
+                } else {
+                    boolean[] seen = matchedManyToOne.computeIfAbsent(sig, k -> new HashMap<>())
+                            .computeIfAbsent(rl, k -> new boolean[n]);
+                    if (seen[i]) {
+                        throw Evaluator.execError("multiple matches for labels: grouping labels must ensure unique matches");
+                    }
+                    seen[i] = true;
+                }
+                if (!keep && !bool) {
+                    continue;
+                }
+                Row res = out.get(rl);
+                if (res == null) {
+                    res = new Row(rl, bool, Row.absentArray(n));
+                    out.put(rl, res);
+                } else if (!Row.absent(res.v[i])) {
+                    throw Evaluator.execError("vector cannot contain metrics with the same labelset");
+                }
+                res.v[i] = value;
+            }
+        }
+        return new ArrayList<>(out.values());
+    }
+
+    private static Labels resultLabels(Row many, Row one, BinaryOp op, Expr.VectorMatching vm, Map<List<Labels>, Labels> cache,
+                                       boolean oneToMany) {
+        List<Labels> key = List.of(many.labels, one.labels);
+        Labels cached = cache.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        Labels.Builder b = many.labels.toBuilder();
+        if (changesSchema(op)) {
+            b.delete(Labels.METRIC_NAME);
+        }
+        if (vm.card() == Expr.Cardinality.ONE_TO_ONE) {
+            if (vm.on()) {
+                Labels kept = b.build().only(vm.labels());
+                b = kept.toBuilder();
+            } else {
+                for (String l : vm.labels()) {
+                    b.delete(l);
+                }
+            }
+        }
+        for (String l : vm.include()) {
+            String v = one.labels.get(l);
+            b.set(l, v);
+        }
+        Labels res = b.build();
+        cache.put(key, res);
+        return res;
+    }
+
+    /** Go's labels.String(): {a="b", c="d"} with every label inside the braces. */
+    static String goLabels(Labels l) {
+        StringBuilder sb = new StringBuilder("{");
+        for (int i = 0; i < l.size(); i++) {
+            if (i > 0) {
+                sb.append(", ");
+            }
+            sb.append(l.name(i)).append("=\"").append(l.value(i).replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+        }
+        return sb.append('}').toString();
+    }
+
+    static List<String> sorted(List<String> l) {
+        return new ArrayList<>(new TreeSet<>(l));
+    }
+}

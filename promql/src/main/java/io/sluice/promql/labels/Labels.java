@@ -1,0 +1,257 @@
+package io.sluice.promql.labels;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * An immutable label set, sorted by name, as PromQL sees a series: names and values in one array
+ * ({@code [n0, v0, n1, v1, ...]}). One per series, never one per sample. Ordering ({@link #compareTo})
+ * is Prometheus' {@code labels.Compare}: label by label, name then value, a shorter set first.
+ */
+public final class Labels implements Comparable<Labels> {
+    /** The metric name label. */
+    public static final String METRIC_NAME = "__name__";
+
+    public static final Labels EMPTY = new Labels(new String[0]);
+
+    private final String[] pairs;
+    private int hash;
+
+    private Labels(String[] sortedPairs) {
+        this.pairs = sortedPairs;
+    }
+
+    /** From alternating names and values, in any order; a later duplicate name wins; empty values are dropped. */
+    public static Labels of(String... namesAndValues) {
+        if ((namesAndValues.length & 1) != 0) {
+            throw new IllegalArgumentException("odd number of strings: names and values alternate");
+        }
+        Builder b = new Builder();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            b.set(namesAndValues[i], namesAndValues[i + 1]);
+        }
+        return b.build();
+    }
+
+    public static Labels fromMap(Map<String, String> map) {
+        Builder b = new Builder();
+        map.forEach(b::set);
+        return b.build();
+    }
+
+    public int size() {
+        return pairs.length >> 1;
+    }
+
+    public boolean isEmpty() {
+        return pairs.length == 0;
+    }
+
+    public String name(int i) {
+        return pairs[i << 1];
+    }
+
+    public String value(int i) {
+        return pairs[(i << 1) + 1];
+    }
+
+    /** The value of {@code name}, or {@code ""} when absent (PromQL treats a missing label as empty). */
+    public String get(String name) {
+        int i = indexOf(name);
+        return i < 0 ? "" : pairs[(i << 1) + 1];
+    }
+
+    public boolean has(String name) {
+        return indexOf(name) >= 0;
+    }
+
+    private int indexOf(String name) {
+        int lo = 0;
+        int hi = size() - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int c = pairs[mid << 1].compareTo(name);
+            if (c < 0) {
+                lo = mid + 1;
+            } else if (c > 0) {
+                hi = mid - 1;
+            } else {
+                return mid;
+            }
+        }
+        return -1;
+    }
+
+    /** The metric name, or {@code ""}. */
+    public String metricName() {
+        return get(METRIC_NAME);
+    }
+
+    /** These labels without {@code __name__}. */
+    public Labels withoutMetricName() {
+        return has(METRIC_NAME) ? without(List.of(METRIC_NAME)) : this;
+    }
+
+    /** These labels without the given names. */
+    public Labels without(Collection<String> names) {
+        List<String> kept = new ArrayList<>(pairs.length);
+        for (int i = 0; i < pairs.length; i += 2) {
+            if (!names.contains(pairs[i])) {
+                kept.add(pairs[i]);
+                kept.add(pairs[i + 1]);
+            }
+        }
+        return kept.size() == pairs.length ? this : new Labels(kept.toArray(String[]::new));
+    }
+
+    /** Only the given names. */
+    public Labels only(Collection<String> names) {
+        List<String> kept = new ArrayList<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            if (names.contains(pairs[i])) {
+                kept.add(pairs[i]);
+                kept.add(pairs[i + 1]);
+            }
+        }
+        return kept.size() == pairs.length ? this : new Labels(kept.toArray(String[]::new));
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        for (int i = 0; i < pairs.length; i += 2) {
+            b.set(pairs[i], pairs[i + 1]);
+        }
+        return b;
+    }
+
+    public Map<String, String> toMap() {
+        Map<String, String> m = new TreeMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            m.put(pairs[i], pairs[i + 1]);
+        }
+        return m;
+    }
+
+    @Override
+    public int compareTo(Labels o) {
+        int n = Math.min(pairs.length, o.pairs.length);
+        for (int i = 0; i < n; i += 2) {
+            int c = pairs[i].compareTo(o.pairs[i]);
+            if (c != 0) {
+                return c;
+            }
+            c = pairs[i + 1].compareTo(o.pairs[i + 1]);
+            if (c != 0) {
+                return c;
+            }
+        }
+        return Integer.compare(pairs.length, o.pairs.length);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Labels l && Arrays.equals(pairs, l.pairs);
+    }
+
+    @Override
+    public int hashCode() {
+        int h = hash;
+        if (h == 0) {
+            h = Arrays.hashCode(pairs);
+            hash = h;
+        }
+        return h;
+    }
+
+    /** Prometheus' notation: {@code name{a="b", c="d"}} (the name outside the braces when it is a plain identifier). */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder();
+        String name = metricName();
+        boolean nameOutside = !name.isEmpty() && isIdentifier(name);
+        if (nameOutside) {
+            sb.append(name);
+        }
+        sb.append('{');
+        boolean first = true;
+        for (int i = 0; i < pairs.length; i += 2) {
+            if (nameOutside && pairs[i].equals(METRIC_NAME)) {
+                continue;
+            }
+            if (!first) {
+                sb.append(", ");
+            }
+            first = false;
+            sb.append(isIdentifier(pairs[i]) ? pairs[i] : quote(pairs[i])).append('=').append(quote(pairs[i + 1]));
+        }
+        return sb.append('}').toString();
+    }
+
+    static boolean isIdentifier(String s) {
+        if (s.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean ok = c == '_' || c == ':' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > 0 && c >= '0' && c <= '9');
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static String quote(String s) {
+        StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                default -> sb.append(c);
+            }
+        }
+        return sb.append('"').toString();
+    }
+
+    /** Collects labels in any order; {@link #build()} sorts them. An empty value deletes the label. */
+    public static final class Builder {
+        private final TreeMap<String, String> map = new TreeMap<>();
+
+        public Builder set(String name, String value) {
+            if (value == null || value.isEmpty()) {
+                map.remove(name);
+            } else {
+                map.put(name, value);
+            }
+            return this;
+        }
+
+        public Builder delete(String name) {
+            map.remove(name);
+            return this;
+        }
+
+        public String get(String name) {
+            return map.getOrDefault(name, "");
+        }
+
+        public Labels build() {
+            if (map.isEmpty()) {
+                return EMPTY;
+            }
+            String[] p = new String[map.size() * 2];
+            int i = 0;
+            for (Map.Entry<String, String> e : map.entrySet()) {
+                p[i++] = e.getKey();
+                p[i++] = e.getValue();
+            }
+            return new Labels(p);
+        }
+    }
+}
