@@ -5,12 +5,12 @@
 # restart from the checkpoint (Prometheus: also its normal restart with chunks_head). Data directories go
 # under $WORK (default /tmp) and are deleted after each N.
 #   benchmarks/replay-vs-prometheus.sh [N ...]        default: 10000000 100000000
-# Needs: ingest-server/target/sluice.jar (./mvnw -pl ingest-server -am package -DskipTests), GNU time,
+# Needs: tools/target/sluice.jar (./mvnw -pl tools -am package -DskipTests), GNU time,
 # and the harness built: cd ../shared/anchors/prometheus && go build -o promharness . (or PROMHARNESS=path).
 set -u
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 java="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
-jar="$root/ingest-server/target/sluice.jar"
+jar="$root/tools/target/sluice.jar"
 prom="${PROMHARNESS:-$root/../shared/anchors/prometheus/promharness}"
 work="${WORK:-/tmp}"
 sluice() { "$java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -jar "$jar" "$@"; }

@@ -32,16 +32,16 @@ public final class ConsumerPath {
      * batch (backpressure). Returns the samples routed, or -1 if the record was rejected.
      */
     public long route(PayloadFormat format, int streamId, long offset, byte[] value) {
-        int outcome;
+        RecordRouter.Outcome outcome;
         while ((outcome = router.route(decoders[format.ordinal()], format.ordinal(), streamId, offset, value, 0))
-                == RecordRouter.BLOCKED) {
+                == RecordRouter.Outcome.BLOCKED) {
             router.flush();
             while (!router.tryUnblock()) {
                 LockSupport.parkNanos(PARK_NS); // parked, not spinning: the thread's CPU time stays the path's own
             }
         }
         handled(streamId, offset);
-        return outcome == RecordRouter.ROUTED ? router.recordSamples() : -1;
+        return outcome == RecordRouter.Outcome.ROUTED ? router.recordSamples() : -1;
     }
 
     /** Hands every stream's handled offset to every shard and submits the batches, as a consumer does after a poll. */

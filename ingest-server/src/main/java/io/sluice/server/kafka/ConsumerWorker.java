@@ -179,12 +179,12 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
                     rejects.reject(record, e.reason().label(), e.getMessage(), 0, null);
                 }
                 if (format != null) {
-                    int outcome = router.route(formats.decoder(format), format.ordinal(), p.streamId, record.offset(),
+                    RecordRouter.Outcome outcome = router.route(formats.decoder(format), format.ordinal(), p.streamId, record.offset(),
                             record.value(), record.timestamp());
-                    if (outcome == RecordRouter.BLOCKED) {
+                    if (outcome == RecordRouter.Outcome.BLOCKED) {
                         return false;
                     }
-                    if (outcome == RecordRouter.ROUTED) {
+                    if (outcome == RecordRouter.Outcome.ROUTED) {
                         samplesRouted += router.recordSamples();
                         formats.tallySkips(format);
                     } else {
