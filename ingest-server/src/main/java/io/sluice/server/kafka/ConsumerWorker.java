@@ -187,6 +187,7 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
                     if (outcome == RecordRouter.Outcome.ROUTED) {
                         samplesRouted += router.recordSamples();
                         formats.tallySkips(format);
+                        logSkippedLine(record, format);
                     } else {
                         rejects.reject(record, router.rejectReason(), router.rejectMessage(), router.rejectedSamples(),
                                 router.takeInternalError());
@@ -198,6 +199,15 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
             }
         }
         return true;
+    }
+
+    /** A line an accepted record lost (influx): counted in the skipped metric, and logged here at most every 10 s. */
+    private void logSkippedLine(ConsumerRecord<byte[], byte[]> record, PayloadFormat format) {
+        String line = formats.skippedLine(format);
+        if (line != null) {
+            errors.warn("skipped-line", "skipped a line of record " + record.topic() + "-" + record.partition() + "@"
+                    + record.offset() + " (" + format.configName() + "), kept the rest: " + line);
+        }
     }
 
     /**
