@@ -22,7 +22,7 @@ import java.util.List;
  */
 public final class RestartProcess {
     static final Path GNU_TIME = Path.of("/usr/bin/time");
-    private static final String MAIN_CLASS = "io.sluice.server.Main";
+    private static final String MAIN_CLASS = "io.sluice.tools.Main";
 
     private RestartProcess() {
     }
