@@ -78,7 +78,6 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
 
     private volatile boolean running = true;
     private volatile int pausedPartitions;
-    private volatile Throwable failure;
     private boolean paused;
     private long lastCommitNs = System.nanoTime();
     private long recordsHandled; // since the last publishTallies()
@@ -125,7 +124,6 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
                 }
             }
         } catch (Throwable t) {
-            failure = t;
             LOG.error("consumer {} stopped on an internal error", index, t);
         } finally {
             shutdown();
@@ -478,10 +476,5 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
     /** Partitions this thread has paused for backpressure right now. Any thread. */
     int pausedPartitions() {
         return pausedPartitions;
-    }
-
-    /** Why the thread stopped on its own, or null. Any thread. */
-    Throwable failure() {
-        return failure;
     }
 }

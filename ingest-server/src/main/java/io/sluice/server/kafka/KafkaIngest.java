@@ -117,21 +117,6 @@ public final class KafkaIngest implements AutoCloseable {
         return n;
     }
 
-    /** True while every consumer thread runs (none stopped on an internal error). */
-    public boolean isHealthy() {
-        synchronized (this) {
-            if (!started || closed) {
-                return false;
-            }
-        }
-        for (int i = 0; i < workers.size(); i++) {
-            if (workers.get(i).failure() != null || !threads.get(i).isAlive()) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /**
      * Graceful: stops polling, hands every routed sample to the shards, waits until they are durable
      * (WAL sync), commits their offsets and leaves the group. Close the head afterwards.
