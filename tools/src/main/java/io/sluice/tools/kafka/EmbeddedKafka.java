@@ -1,6 +1,5 @@
 package io.sluice.tools.kafka;
 
-import io.sluice.server.kafka.TopicLeaders;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,4 +1,4 @@
-package io.sluice.server.kafka;
+package io.sluice.tools.kafka;
 
 import java.time.Duration;
 import java.util.HashMap;
