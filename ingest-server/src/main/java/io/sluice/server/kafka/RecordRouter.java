@@ -8,6 +8,8 @@ import io.sluice.core.labels.LabelsStatus;
 import io.sluice.server.format.MetricSink;
 import io.sluice.server.format.PayloadDecoder;
 import io.sluice.server.format.PayloadException;
+import io.sluice.server.kafka.RecordInFlight.Pass;
+import io.sluice.server.kafka.RecordInFlight.SinkState;
 import java.util.Arrays;
 
 /**
@@ -75,57 +77,6 @@ final class RecordRouter implements MetricSink {
         }
     }
 
-    /** Decoding passes over one record. */
-    private enum Pass {
-        /** Into batches that must hold the record whole. */
-        WHOLE,
-        /** Validation only: nothing is written. */
-        VALIDATE,
-        /** Into batches handed over as they fill (the record is split). */
-        SPLIT
-    }
-
-    /** The sink's state while decoding one record: anything but WRITING stops writing into batches. */
-    private enum SinkState {
-        WRITING,
-        /** A series' labels are invalid: the record is rejected. */
-        LABEL_ERROR,
-        /** A batch is full (or, validating, a series fits no batch). */
-        OVERFLOW,
-        /** A shard had no free batch: the record is blocked. */
-        NO_BATCH
-    }
-
-    /** The record being routed: where it comes from, how far the current pass got, and why it stopped. */
-    private static final class InFlight {
-        int streamId;
-        long offset;
-        Pass pass;
-        SinkState state;
-        int stateShard;              // the shard the state is about; -1 none
-        int seriesShard = -1;        // the shard of the current series' samples; -1 = dropped
-        long seriesHash;
-        boolean seriesEntryPending;  // the current series has no entry in its shard's batch yet
-        long samples;
-        long series;
-        LabelsStatus labelError;
-        long labelErrorSeries;       // the series (0-based) the record stopped at
-
-        void startPass(Pass newPass) {
-            pass = newPass;
-            state = SinkState.WRITING;
-            seriesShard = -1;
-            samples = 0;
-            series = 0;
-        }
-
-        void stop(SinkState newState, int shard) {
-            state = newState;
-            stateShard = shard;
-            seriesShard = -1;
-        }
-    }
-
     /** Why the last {@link Outcome#REJECTED} record was rejected. */
     private static final class Rejection {
         String reason;
@@ -152,7 +103,7 @@ final class RecordRouter implements MetricSink {
     private final long[][] sentWatermarks;    // [shard][streamId]: the last watermark handed to the shard, -1 none
     private final RecordSplit split;
 
-    private final InFlight record = new InFlight();
+    private final RecordInFlight record = new RecordInFlight();
     private final Rejection rejection = new Rejection();
     private int touchedCount;                 // entries of touched[] for the record being routed
     private int blockedShard = -1;
@@ -332,7 +283,7 @@ final class RecordRouter implements MetricSink {
 
     @Override
     public void sample(long timestampMs, double value) {
-        InFlight r = record;
+        RecordInFlight r = record;
         r.samples++;
         int shard = r.seriesShard;
         boolean splitting = r.pass == Pass.SPLIT;
