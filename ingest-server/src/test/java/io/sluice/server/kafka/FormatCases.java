@@ -8,7 +8,7 @@ import io.sluice.server.format.DecimalParser;
 import io.sluice.server.format.EncodedSeries;
 import io.sluice.server.format.PayloadFormat;
 import io.sluice.server.format.SeriesTextSink;
-import io.sluice.server.loadgen.PayloadWriter;
+import io.sluice.tools.loadgen.PayloadWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
