@@ -288,7 +288,35 @@ class KernelsTest {
         assertThat(Math.exp(1.5)).isCloseTo(4.4816890703380654, within(1e-15));
         assertThat(Math.log(7)).isCloseTo(1.9459101490553132, within(1e-15));
         assertThat(Math.log10(2)).isCloseTo(0.3010299956639812, within(1e-15));
+        assertThat(MathKernels.log10(1000)).isEqualTo(3); // log10(vector(1000))
+        assertThat(MathKernels.log10(1e-5)).isEqualTo(-5);
+        assertThat(MathKernels.log10(123.456)).isEqualTo(2.0915122016277716);
+        assertThat(MathKernels.log2(8)).isEqualTo(3); // log2(vector(8))
+        assertThat(MathKernels.log2(10)).isEqualTo(3.3219280948873622);
+        assertThat(MathKernels.log2(0.1)).isEqualTo(-3.3219280948873622);
+        assertThat(MathKernels.log2(1e300)).isEqualTo(996.57842846620872);
+        assertThat(MathKernels.log2(0)).isEqualTo(Double.NEGATIVE_INFINITY);
+        assertThat(MathKernels.log2(-1)).isNaN();
+        assertThat(MathKernels.log2(Double.MIN_VALUE)).isEqualTo(-1074);
         assertThat(Math.atan2(0.7, -3)).isCloseTo(2.9123607203127979, within(1e-15));
+    }
+
+    @Test
+    void clampAndMinMaxAsGo() {
+        double inf = Double.POSITIVE_INFINITY;
+        assertThat(MathKernels.clamp(NAN, 0, 10)).isNaN(); // clamp(vector(NaN), 0, 10)
+        assertThat(MathKernels.clamp(-inf, 0, NAN)).isEqualTo(0); // clamp(vector(-Inf), 0, NaN)
+        assertThat(MathKernels.clamp(5, NAN, 10)).isNaN();
+        assertThat(MathKernels.clamp(5, 0, NAN)).isNaN();
+        assertThat(MathKernels.clamp(inf, NAN, 10)).isNaN();
+        assertThat(MathKernels.clamp(NAN, -inf, -inf)).isEqualTo(-inf); // clamp_max(vector(NaN), -Inf)
+        assertThat(MathKernels.clamp(NAN, -inf, inf)).isNaN(); // clamp_max(vector(NaN), Inf)
+        assertThat(MathKernels.clamp(NAN, inf, inf)).isEqualTo(inf); // clamp_min(vector(NaN), Inf)
+        assertThat(MathKernels.clamp(NAN, -inf, inf)).isNaN(); // clamp_min(vector(NaN), -Inf)
+        assertThat(Double.doubleToRawLongBits(MathKernels.clamp(-0.0, 0, inf))).isZero(); // clamp_min(vector(-0), 0) = +0
+        assertThat(MathKernels.goMax(NAN, inf)).isEqualTo(inf); // max_of(NaN, Inf)
+        assertThat(MathKernels.goMin(NAN, -inf)).isEqualTo(-inf); // min_of(NaN, -Inf)
+        assertThat(MathKernels.goMax(NAN, 1)).isNaN(); // max_of(NaN, 1)
     }
 
     @Test
