@@ -62,23 +62,23 @@ public final class ScriptRunner {
     public List<Outcome> run(Script script) {
         MemoryQueryable storage = new MemoryQueryable();
         Set<Labels> histogramSeries = new HashSet<>();
-        boolean[] startTimestamps = new boolean[1];
+        boolean startTimestamps = false;
         List<Outcome> out = new ArrayList<>();
         for (Script.Command cmd : script.commands()) {
             switch (cmd) {
                 case Script.Clear c -> {
                     storage.clear();
                     histogramSeries.clear();
-                    startTimestamps[0] = false;
+                    startTimestamps = false;
                 }
                 case Script.Load l -> {
                     String err = load(storage, l, histogramSeries);
-                    startTimestamps[0] |= l.hasStartTimestamps();
+                    startTimestamps |= l.hasStartTimestamps();
                     if (err != null) {
                         out.add(new Outcome(script.name(), l.line(), "load", Status.FAILED, err));
                     }
                 }
-                case Script.Eval e -> out.add(runEval(script.name(), storage, e, histogramSeries, startTimestamps[0]));
+                case Script.Eval e -> out.add(runEval(script.name(), storage, e, histogramSeries, startTimestamps));
             }
         }
         return out;
