@@ -3,7 +3,6 @@ package io.sluice.promql.eval;
 import io.sluice.promql.ast.Expr;
 import io.sluice.promql.eval.kernels.MathKernels;
 import io.sluice.promql.labels.Labels;
-import io.sluice.promql.storage.SampleIterator;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -511,9 +510,5 @@ final class Functions {
             e = p.expr();
         }
         return e;
-    }
-
-    static boolean isStale(double v) {
-        return SampleIterator.isStaleMarker(v);
     }
 }

@@ -18,7 +18,7 @@ class EvalScriptTest {
 
     @Test
     void differentialScriptPasses() throws Exception {
-        assertPasses("eval-differential.test", 370);
+        assertPasses("eval-differential.test", 700);
     }
 
     private void assertPasses(String name, int atLeast) throws Exception {
