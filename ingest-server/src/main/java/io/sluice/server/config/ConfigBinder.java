@@ -5,7 +5,7 @@ import io.sluice.core.labels.CanonicalLabels;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.format.PayloadFormat;
-import io.sluice.server.http.HttpServer;
+import io.sluice.server.http.HttpOptions;
 import io.sluice.server.query.QueryOptions;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -59,8 +59,16 @@ final class ConfigBinder {
                 integer(ConfigKey.QUERY_MAX_SAMPLES, 1, Integer.MAX_VALUE, 0),
                 durationMs(ConfigKey.QUERY_LOOKBACK_DELTA, 1, 30L * 86_400_000));
         return new SluiceConfig(dataDir, host(), integer(ConfigKey.HTTP_PORT, 0, 65_535, 0), head, kafka(),
-                decoderLimits, labelLimits, query,
-                integer(ConfigKey.HTTP_THREADS, 1, 1024, HttpServer.defaultThreads()));
+                decoderLimits, labelLimits, query, http());
+    }
+
+    private HttpOptions http() throws ConfigException {
+        return new HttpOptions(
+                integer(ConfigKey.HTTP_THREADS, 1, 1024, HttpOptions.defaultThreads()),
+                integer(ConfigKey.HTTP_MAX_CONNECTIONS, 1, 1_000_000, HttpOptions.defaultMaxConnections()),
+                durationMs(ConfigKey.HTTP_IDLE_TIMEOUT, 1_000, 3_600_000),
+                durationMs(ConfigKey.HTTP_HEADER_READ_TIMEOUT, 1_000, 3_600_000),
+                durationMs(ConfigKey.HTTP_REQUEST_TIMEOUT, 1_000, 3_600_000));
     }
 
     private KafkaSettings kafka() throws ConfigException {

@@ -14,6 +14,18 @@ public enum ConfigKey {
     HTTP_THREADS("http.threads", "", "max(2, number of cores)",
             "Threads that answer the query API (query, query_range, series, labels, export, remote-read) "
                     + "concurrently (1..1024); health and metrics answer on the event loop."),
+    HTTP_MAX_CONNECTIONS("http.max-connections", "", "min(1024, descriptor limit - reserve)",
+            "Open HTTP connections; more are closed at once (counted, logged once per burst). Never more than the "
+                    + "process' descriptor limit minus a reserve of a quarter of it (at least 256) that the shards keep "
+                    + "for WAL segments and chunk files."),
+    HTTP_IDLE_TIMEOUT("http.idle-timeout", "1m",
+            "A connection with no request in progress, or whose client takes no bytes of a response, for this long "
+                    + "is closed (1s..1h)."),
+    HTTP_HEADER_READ_TIMEOUT("http.header-read-timeout", "10s",
+            "Longest time from a request's first byte to the end of its headers (1s..1h)."),
+    HTTP_REQUEST_TIMEOUT("http.request-timeout", "1m",
+            "Longest time from a request's first byte to the end of its body (1s..1h); the query itself is bounded "
+                    + "by the `query.*` limits."),
     HEAD_SHARDS("head.shards", "", "number of cores",
             "Shards: worker threads, each the single writer of its series and its own WAL (1..1024)."),
     HEAD_MAX_SERIES_PER_SHARD("head.max-series-per-shard", "2000000",
