@@ -11,6 +11,7 @@ import io.sluice.core.labels.LabelsStatus;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.TestHeads;
 import io.sluice.server.TestHttp;
+import io.sluice.server.http.HttpOptions;
 import io.sluice.server.http.HttpServer;
 import io.sluice.server.http.Router;
 import java.io.IOException;
@@ -42,7 +43,7 @@ final class QueryFixture implements AutoCloseable {
         head.start();
         Router router = new Router();
         QueryApi.addTo(router, head, options, registry, nowMs::get);
-        http = HttpServer.start("127.0.0.1", 0, router);
+        http = HttpServer.start("127.0.0.1", 0, HttpOptions.defaults(), router, registry);
     }
 
     QueryFixture(Path dir) throws IOException {
