@@ -169,7 +169,11 @@ final class ReadRequestDecoder {
             throw ApiError.badData("malformed remote-read request: unknown matcher type " + type);
         }
         try {
-            return Matcher.of(Matcher.Type.values()[(int) type], name, value);
+            Matcher.Type matcherType = Matcher.Type.values()[(int) type];
+            if (matcherType == Matcher.Type.RE || matcherType == Matcher.Type.NRE) {
+                RegexLimits.check("remote-read request", name, value);
+            }
+            return Matcher.of(matcherType, name, value);
         } catch (IllegalArgumentException e) {
             throw ApiError.badData("remote-read matcher " + name + ": " + e.getMessage());
         }

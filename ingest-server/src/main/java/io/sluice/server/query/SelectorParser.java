@@ -132,6 +132,9 @@ final class SelectorParser {
             throw syntax("unexpected " + describeAt(pos) + " in label matching, expected string", pos);
         }
         String value = string();
+        if (type == Matcher.Type.RE || type == Matcher.Type.NRE) {
+            RegexLimits.check("invalid parameter \"" + parameter + "\"", label, value);
+        }
         try {
             return Matcher.of(type, label, value);
         } catch (IllegalArgumentException e) {

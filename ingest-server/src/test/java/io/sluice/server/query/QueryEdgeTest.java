@@ -101,6 +101,24 @@ class QueryEdgeTest {
         assertThat(fixture.get("/api/v1/labels").statusCode()).isEqualTo(200);
     }
 
+    /** A regex over the length or repetition bound is 400 bad_data, before RE2J compiles it; one within answers. */
+    @Test
+    void regexesOverTheBoundsAreBadData() throws Exception {
+        fixture.append(Map.of("__name__", "up", "job", "node"), new long[] {1_700_000_000_000L}, new double[] {1});
+        HttpResponse<String> complex = fixture.get("/api/v1/query?time=1700000000&query="
+                + QueryFixture.enc("up{job=~\"(.*){1000}\"}"));
+        assertThat(complex.statusCode()).isEqualTo(400);
+        assertThat(complex.body()).startsWith("{\"status\":\"error\",\"errorType\":\"bad_data\"").contains("too complex");
+        HttpResponse<String> long_ = fixture.postForm("/api/v1/series", "match[]="
+                + QueryFixture.enc("up{job=~\"" + "n".repeat(100_000) + "\"}"));
+        assertThat(long_.statusCode()).isEqualTo(400);
+        assertThat(long_.body()).contains("regex for label job too long: 100000 characters, at most 16384");
+        HttpResponse<String> fine = fixture.get("/api/v1/query?time=1700000000&query="
+                + QueryFixture.enc("up{job=~\"[a-z]{1,1000}\"}"));
+        assertThat(fine.statusCode()).isEqualTo(200);
+        assertThat(fine.body()).contains("\"job\":\"node\"");
+    }
+
     private static String get(String target) {
         return "GET " + target + " HTTP/1.1\r\nHost: sluice\r\nConnection: close\r\n\r\n";
     }
