@@ -12,8 +12,9 @@ public enum ConfigKey {
     HTTP_HOST("http.host", "0.0.0.0", "Address the HTTP server (metrics, health) binds to."),
     HTTP_PORT("http.port", "9095", "Port of the HTTP server; 0 picks a free one (logged at start)."),
     HTTP_THREADS("http.threads", "", "max(2, number of cores)",
-            "Threads that answer the query API (query, query_range, series, labels, export, remote-read) "
-                    + "concurrently (1..1024); health and metrics answer on the event loop."),
+            "Query API requests (query, query_range, series, labels, export, remote-read) that work at once "
+                    + "(1..1024); more wait in arrival order, and a response waiting for a slow client gives its slot "
+                    + "back. Health and metrics answer on the event loop."),
     HTTP_MAX_CONNECTIONS("http.max-connections", "", "min(1024, descriptor limit - reserve)",
             "Open HTTP connections; more are closed at once (counted, logged once per burst). Never more than the "
                     + "process' descriptor limit minus a reserve of a quarter of it (at least 256) that the shards keep "
