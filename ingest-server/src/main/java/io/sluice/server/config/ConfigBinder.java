@@ -68,7 +68,8 @@ final class ConfigBinder {
                 integer(ConfigKey.HTTP_MAX_CONNECTIONS, 1, 1_000_000, HttpOptions.defaultMaxConnections()),
                 durationMs(ConfigKey.HTTP_IDLE_TIMEOUT, 1_000, 3_600_000),
                 durationMs(ConfigKey.HTTP_HEADER_READ_TIMEOUT, 1_000, 3_600_000),
-                durationMs(ConfigKey.HTTP_REQUEST_TIMEOUT, 1_000, 3_600_000));
+                durationMs(ConfigKey.HTTP_REQUEST_TIMEOUT, 1_000, 3_600_000),
+                optional(ConfigKey.HTTP_WEB_CONFIG_FILE) == null ? null : path(ConfigKey.HTTP_WEB_CONFIG_FILE));
     }
 
     private KafkaSettings kafka() throws ConfigException {

@@ -27,6 +27,10 @@ public enum ConfigKey {
     HTTP_REQUEST_TIMEOUT("http.request-timeout", "1m",
             "Longest time from a request's first byte to the end of its body (1s..1h); the query itself is bounded "
                     + "by the `query.*` limits."),
+    HTTP_WEB_CONFIG_FILE("http.web-config-file", "", "none",
+            "TLS (certificate, key, optional client CA) and basic-auth users with bcrypt hashes for every HTTP endpoint, "
+                    + "in the format of Prometheus' `--web.config.file` (see HTTP security below); reloaded when it or a file "
+                    + "it names changes."),
     HEAD_SHARDS("head.shards", "", "number of cores",
             "Shards: worker threads, each the single writer of its series and its own WAL (1..1024)."),
     HEAD_MAX_SERIES_PER_SHARD("head.max-series-per-shard", "2000000",

@@ -2,6 +2,7 @@ package io.sluice.server.http;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
+import java.nio.file.Path;
 
 /**
  * Limits of the HTTP server ({@code http.*} keys).
@@ -12,8 +13,10 @@ import java.lang.management.OperatingSystemMXBean;
  *                         response for this long, is closed ({@code http.idle-timeout})
  * @param headerTimeoutMs  from a request's first byte to the end of its headers ({@code http.header-read-timeout})
  * @param requestTimeoutMs from a request's first byte to the end of its body ({@code http.request-timeout})
+ * @param webConfigFile    TLS and basic auth ({@code http.web-config-file}, see {@link WebConfig}); null for none
  */
-public record HttpOptions(int threads, int maxConnections, long idleTimeoutMs, long headerTimeoutMs, long requestTimeoutMs) {
+public record HttpOptions(int threads, int maxConnections, long idleTimeoutMs, long headerTimeoutMs, long requestTimeoutMs,
+                          Path webConfigFile) {
     /** Default of {@code http.max-connections} at most: far more than dashboards and remote-read clients need. */
     static final int DEFAULT_MAX_CONNECTIONS = 1024;
     /** Descriptors kept for the shards (WAL segments, chunk files, checkpoints), Kafka and the JVM: at least this many. */
@@ -28,19 +31,23 @@ public record HttpOptions(int threads, int maxConnections, long idleTimeoutMs, l
 
     /** The defaults: {@link #defaultThreads()}, {@link #defaultMaxConnections()}, 1 min idle, 10 s headers, 1 min request. */
     public static HttpOptions defaults() {
-        return new HttpOptions(defaultThreads(), defaultMaxConnections(), 60_000, 10_000, 60_000);
+        return new HttpOptions(defaultThreads(), defaultMaxConnections(), 60_000, 10_000, 60_000, null);
     }
 
     public HttpOptions withThreads(int n) {
-        return new HttpOptions(n, maxConnections, idleTimeoutMs, headerTimeoutMs, requestTimeoutMs);
+        return new HttpOptions(n, maxConnections, idleTimeoutMs, headerTimeoutMs, requestTimeoutMs, webConfigFile);
     }
 
     public HttpOptions withMaxConnections(int n) {
-        return new HttpOptions(threads, n, idleTimeoutMs, headerTimeoutMs, requestTimeoutMs);
+        return new HttpOptions(threads, n, idleTimeoutMs, headerTimeoutMs, requestTimeoutMs, webConfigFile);
     }
 
     public HttpOptions withTimeouts(long idleMs, long headerMs, long requestMs) {
-        return new HttpOptions(threads, maxConnections, idleMs, headerMs, requestMs);
+        return new HttpOptions(threads, maxConnections, idleMs, headerMs, requestMs, webConfigFile);
+    }
+
+    public HttpOptions withWebConfigFile(Path file) {
+        return new HttpOptions(threads, maxConnections, idleTimeoutMs, headerTimeoutMs, requestTimeoutMs, file);
     }
 
     /** The default of {@code http.threads}: one per core, at least two (one long export must not block every query). */

@@ -24,6 +24,7 @@ import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -145,13 +146,14 @@ public final class HttpServer implements AutoCloseable {
                     HttpOptions.descriptorReserve(HttpOptions.descriptorLimit()), ceiling);
             maxConnections = ceiling;
         }
+        WebAccess web = WebAccess.open(options.webConfigFile());
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, daemonThreads("sluice-http"), io);
         ExecutorService blocking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("sluice-http-worker-", 0).factory());
         QueryPermits permits = new QueryPermits(options.threads(), options.idleTimeoutMs() + 10_000);
-        RouterHandler handler = new RouterHandler(router, blocking, permits);
+        RouterHandler handler = new RouterHandler(router, blocking, permits, web);
         ChannelGroup connections = new DefaultChannelGroup("sluice-http", GlobalEventExecutor.INSTANCE);
         AtomicInteger open = new AtomicInteger();
         Counter refused = new Counter();
@@ -183,6 +185,10 @@ public final class HttpServer implements AutoCloseable {
                             connections.add(ch);
                             ConnectionGuard guard = new ConnectionGuard(options, System.nanoTime());
                             ch.attr(GUARD).set(guard);
+                            SslContext ssl = web.current().ssl();
+                            if (ssl != null) {
+                                ch.pipeline().addLast(ssl.newHandler(ch.alloc()));
+                            }
                             ch.pipeline().addLast(guard.bytes(),
                                     new HttpServerCodec(MAX_LINE_BYTES, MAX_HEADER_BYTES, 8192),
                                     guard.messages(),
@@ -199,12 +205,19 @@ public final class HttpServer implements AutoCloseable {
                 }
             });
             ScheduledFuture<?> sweep = channel.eventLoop().scheduleWithFixedDelay(
-                    () -> sweep(connections, expired), 1, 1, TimeUnit.SECONDS);
+                    () -> {
+                        sweep(connections, expired);
+                        if (options.webConfigFile() != null) {
+                            blocking.execute(web::reloadIfChanged);
+                        }
+                    }, 1, 1, TimeUnit.SECONDS);
             List<Meter> meters = registry == null ? List.of() : meters(registry, open, refused, expired, permits);
             HttpServer server = new HttpServer(group, blocking, channel, connections, sweep, registry, meters);
-            LOG.info("HTTP listening on {}:{} ({}, {} query threads, at most {} connections, idle timeout {} ms)",
+            LOG.info("HTTP listening on {}:{} ({}, {} query threads, at most {} connections, idle timeout {} ms{})",
                     server.address().getHostString(), server.address().getPort(), epoll ? "epoll" : "nio",
-                    options.threads(), limit, options.idleTimeoutMs());
+                    options.threads(), limit, options.idleTimeoutMs(), options.webConfigFile() == null ? ""
+                            : ", web configuration " + options.webConfigFile() + ": TLS " + (web.current().ssl() != null ? "on" : "off")
+                            + ", " + web.current().users().size() + " basic-auth user(s)");
             return server;
         } catch (Exception e) { // bind() rethrows checked socket exceptions undeclared
             shutdown(group, blocking);

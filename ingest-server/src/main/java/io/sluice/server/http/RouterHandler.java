@@ -48,11 +48,13 @@ final class RouterHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private final Router router;
     private final Executor blockingExecutor;
     private final QueryPermits permits;
+    private final WebAccess web;
 
-    RouterHandler(Router router, Executor blockingExecutor, QueryPermits permits) {
+    RouterHandler(Router router, Executor blockingExecutor, QueryPermits permits, WebAccess web) {
         this.router = router;
         this.blockingExecutor = blockingExecutor;
         this.permits = permits;
+        this.web = web;
     }
 
     @Override
@@ -78,6 +80,55 @@ final class RouterHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                     MalformedRequestException.of("URL path", rawPath, e).getMessage()));
             return;
         }
+        WebConfig config = web.current();
+        switch (web.check(config, path, request)) {
+            case OK -> route(ctx, request, path);
+            case DENIED -> send(ctx, request, unauthorized(rawPath));
+            case VERIFY -> verifyThenRoute(ctx, request, path, rawPath, config);
+        }
+    }
+
+    /** Runs bcrypt for new credentials on a worker thread, under a query permit (so at most http.threads at once). */
+    private void verifyThenRoute(ChannelHandlerContext ctx, FullHttpRequest request, String path, String rawPath, WebConfig config) {
+        FullHttpRequest retained = request.retain();
+        try {
+            blockingExecutor.execute(() -> {
+                try {
+                    boolean ok;
+                    try {
+                        permits.acquire();
+                    } catch (InterruptedException e) {
+                        ctx.close();
+                        return;
+                    }
+                    try {
+                        ok = web.verify(config, retained);
+                    } finally {
+                        permits.release();
+                    }
+                    if (ok) {
+                        route(ctx, retained, path);
+                    } else {
+                        send(ctx, retained, unauthorized(rawPath));
+                    }
+                } finally {
+                    retained.release();
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            retained.release();
+            send(ctx, request, Reply.text(HttpResponseStatus.SERVICE_UNAVAILABLE, "server is stopping"));
+        }
+    }
+
+    private static Reply unauthorized(String rawPath) {
+        Reply body = Reply.error(rawPath, HttpResponseStatus.UNAUTHORIZED, "unauthorized", "Unauthorized");
+        return new Reply(body.status(), body.contentType(), body.body(), Map.of(HttpHeaderNames.WWW_AUTHENTICATE.toString(),
+                "Basic realm=\"sluice\""));
+    }
+
+    /** Answers an authorized request; any thread. */
+    private void route(ChannelHandlerContext ctx, FullHttpRequest request, String path) {
         Router.Entry entry = router.find(request.method(), path);
         if (entry == null) {
             send(ctx, request, unrouted(path, request));
