@@ -29,7 +29,7 @@ public enum ConfigKey {
                     + "by the `query.*` limits."),
     HTTP_WEB_CONFIG_FILE("http.web-config-file", "", "none",
             "TLS (certificate, key, optional client CA) and basic-auth users with bcrypt hashes for every HTTP endpoint, "
-                    + "in the format of Prometheus' `--web.config.file` (see HTTP security below); reloaded when it or a file "
+                    + "in the format of Prometheus' `--web.config.file` (see [HTTP security](#http-security)); reloaded when it or a file "
                     + "it names changes."),
     HEAD_SHARDS("head.shards", "", "number of cores",
             "Shards: worker threads, each the single writer of its series and its own WAL (1..1024)."),
