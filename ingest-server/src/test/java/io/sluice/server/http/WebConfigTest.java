@@ -9,6 +9,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.sluice.server.TestCertificates;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,19 +36,7 @@ class WebConfigTest {
 
     @BeforeEach
     void certificates() throws Exception {
-        Files.writeString(dir.resolve("server.ext"), "subjectAltName=IP:127.0.0.1\n");
-        run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt",
-                "-days", "2", "-subj", "/CN=sluice-test-ca");
-        for (String name : List.of("server", "client")) {
-            run("openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", name + ".key", "-out", name + ".csr",
-                    "-subj", "/CN=" + (name.equals("server") ? "127.0.0.1" : "sluice-test-client"));
-            List<String> sign = new ArrayList<>(List.of("openssl", "x509", "-req", "-in", name + ".csr", "-CA", "ca.crt",
-                    "-CAkey", "ca.key", "-CAcreateserial", "-out", name + ".crt", "-days", "2"));
-            if (name.equals("server")) {
-                sign.addAll(List.of("-extfile", "server.ext"));
-            }
-            run(sign.toArray(String[]::new));
-        }
+        TestCertificates.make(dir);
         webConfig = dir.resolve("web.yml");
         Counter.builder("sluice.test.events").register(registry).increment();
     }
@@ -108,9 +97,8 @@ class WebConfigTest {
         assertThat(curl("/metrics", "--cert", dir.resolve("client.crt").toString(), "--key", dir.resolve("client.key").toString()))
                 .startsWith("200 ");
         assertThat(curl("/metrics")).startsWith("failed");
-        // A certificate the CA did not sign: the server's own key pair is not a client certificate of the CA.
-        Files.writeString(dir.resolve("self.ext"), "");
-        run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "self.key", "-out", "self.crt",
+        // A self-signed client certificate, not signed by the CA.
+        TestCertificates.run(dir, "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "self.key", "-out", "self.crt",
                 "-days", "2", "-subj", "/CN=stranger");
         assertThat(curl("/metrics", "--cert", dir.resolve("self.crt").toString(), "--key", dir.resolve("self.key").toString()))
                 .startsWith("failed");
@@ -188,12 +176,5 @@ class WebConfigTest {
         }
         int nl = out.lastIndexOf('\n');
         return out.substring(nl + 1) + " " + out.substring(0, nl);
-    }
-
-    private void run(String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(String.join(" ", cmd) + ": " + out).isZero();
     }
 }

@@ -39,11 +39,15 @@ final class QueryFixture implements AutoCloseable {
     private long offset = -1;
 
     QueryFixture(Path dir, int shards, QueryOptions options) throws IOException {
+        this(dir, shards, options, HttpOptions.defaults());
+    }
+
+    QueryFixture(Path dir, int shards, QueryOptions options, HttpOptions httpOptions) throws IOException {
         head = new Head(TestHeads.options(dir, shards), new StreamRegistry(), new MemoryAccounting());
         head.start();
         Router router = new Router();
         QueryApi.addTo(router, head, options, registry, nowMs::get);
-        http = HttpServer.start("127.0.0.1", 0, HttpOptions.defaults(), router, registry);
+        http = HttpServer.start("127.0.0.1", 0, httpOptions, router, registry);
     }
 
     QueryFixture(Path dir) throws IOException {
