@@ -28,7 +28,8 @@ public enum ConfigKey {
             "Longest time from a request's first byte to the end of its body (1s..1h); the query itself is bounded "
                     + "by the `query.*` limits."),
     HTTP_WEB_CONFIG_FILE("http.web-config-file", "", "none",
-            "TLS (certificate, key, optional client CA) and basic-auth users with bcrypt hashes for every HTTP endpoint, "
+            "TLS (certificate, key, optional client CA), basic-auth users with bcrypt hashes and bearer tokens for every "
+                    + "HTTP endpoint, "
                     + "in the format of Prometheus' `--web.config.file` (see [HTTP security](#http-security)); reloaded when it or a file "
                     + "it names changes."),
     HEAD_SHARDS("head.shards", "", "number of cores",

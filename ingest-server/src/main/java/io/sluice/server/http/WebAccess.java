@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The current {@link WebConfig}, reloaded when its file (or a certificate, key or CA file it names)
- * changes, and the basic-auth check. A reload that fails keeps the previous configuration and logs
+ * changes, and the credentials check: a bearer token by its SHA-256 (tokens are random, so a fast hash
+ * suffices), a basic-auth password by bcrypt. A reload that fails keeps the previous configuration and logs
  * one line. bcrypt is slow on purpose (tens of ms at cost 10), so a verified user and password is
  * remembered (by a SHA-256 of the password, never the password) until the next reload; the first
  * check of new credentials runs on a worker thread under a query permit, never on the event loop.
@@ -73,8 +74,8 @@ final class WebAccess {
                 fingerprint = fingerprint(next);
                 current = next;
                 verified.clear();
-                LOG.info("reloaded the web configuration {}: TLS {}, {} basic-auth user(s)", file,
-                        next.ssl() != null ? "on" : "off", next.users().size());
+                LOG.info("reloaded the web configuration {}: TLS {}, {} basic-auth user(s), {} bearer token(s)", file,
+                        next.ssl() != null ? "on" : "off", next.users().size(), next.tokenDigests().size());
             } catch (IOException e) {
                 LOG.error("{}; keeping the previous web configuration", e.getMessage());
             }
@@ -87,6 +88,11 @@ final class WebAccess {
     Check check(WebConfig config, String path, HttpRequest request) {
         if (!config.requiresAuth(path)) {
             return Check.OK;
+        }
+        String header = request.headers().get(HttpHeaderNames.AUTHORIZATION);
+        if (header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            String digest = HexFormat.of().formatHex(sha256(header.substring(7).strip()));
+            return config.tokenDigests().contains(digest) ? Check.OK : Check.DENIED;
         }
         Credentials c = Credentials.of(request);
         if (c == null || !config.users().containsKey(c.user)) {
@@ -114,9 +120,12 @@ final class WebAccess {
     }
 
     private static String key(Credentials c, String hash) {
+        return c.user + '\0' + hash + '\0' + HexFormat.of().formatHex(sha256(c.password));
+    }
+
+    private static byte[] sha256(String text) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(c.password.getBytes(StandardCharsets.UTF_8));
-            return c.user + '\0' + hash + '\0' + HexFormat.of().formatHex(digest);
+            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }

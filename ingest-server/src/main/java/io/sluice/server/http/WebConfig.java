@@ -17,7 +17,7 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
 /**
  * The web configuration ({@code http.web-config-file}), in the format of Prometheus'
  * {@code --web.config.file}: TLS, optionally with client certificates, and basic-auth users with
- * bcrypt hashes. One Sluice key is added: {@code health_without_auth}.
+ * bcrypt hashes. Two Sluice keys are added: {@code bearer_token_sha256} and {@code health_without_auth}.
  *
  * <pre>{@code
  * tls_server_config:
@@ -27,24 +27,31 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
  *   client_ca_file: ca.crt           # required by the two verifying types
  * basic_auth_users:
  *   alice: $2y$10$...                # bcrypt hash (htpasswd -nBC 10 "" | tr -d ':\n')
+ * bearer_token_sha256:               # Authorization: Bearer <token> for tokens with these SHA-256 (hex)
+ *   - 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08   # printf %s "$TOKEN" | sha256sum
  * health_without_auth: true          # /-/healthy and /-/ready answer without credentials (default false)
  * }</pre>
  * An unknown key, a missing file or a bad certificate is an {@link IOException} with one line naming it.
  */
 final class WebConfig {
-    static final WebConfig NONE = new WebConfig(null, Map.of(), false, List.of());
-    private static final Set<String> TOP_KEYS = Set.of("tls_server_config", "basic_auth_users", "health_without_auth");
+    static final WebConfig NONE = new WebConfig(null, Map.of(), Set.of(), false, List.of());
+    private static final Set<String> TOP_KEYS = Set.of("tls_server_config", "basic_auth_users", "bearer_token_sha256",
+            "health_without_auth");
     private static final Set<String> TLS_KEYS = Set.of("cert_file", "key_file", "client_auth_type", "client_ca_file");
 
     private final SslContext ssl;
     private final Map<String, String> users;
+    /** SHA-256 digests (lower-case hex) of the accepted bearer tokens. */
+    private final Set<String> tokenDigests;
     private final boolean healthWithoutAuth;
     /** The files this configuration was read from (itself, certificates, keys), for noticing changes. */
     private final List<Path> files;
 
-    private WebConfig(SslContext ssl, Map<String, String> users, boolean healthWithoutAuth, List<Path> files) {
+    private WebConfig(SslContext ssl, Map<String, String> users, Set<String> tokenDigests, boolean healthWithoutAuth,
+                      List<Path> files) {
         this.ssl = ssl;
         this.users = Map.copyOf(users);
+        this.tokenDigests = Set.copyOf(tokenDigests);
         this.healthWithoutAuth = healthWithoutAuth;
         this.files = List.copyOf(files);
     }
@@ -59,9 +66,14 @@ final class WebConfig {
         return users;
     }
 
+    /** SHA-256 digests (lower-case hex) of the accepted bearer tokens; empty when none. */
+    Set<String> tokenDigests() {
+        return tokenDigests;
+    }
+
     /** Whether a request for {@code path} needs credentials. */
     boolean requiresAuth(String path) {
-        if (users.isEmpty()) {
+        if (users.isEmpty() && tokenDigests.isEmpty()) {
             return false;
         }
         return !(healthWithoutAuth && (path.equals(HealthRoutes.HEALTHY_PATH) || path.equals(HealthRoutes.READY_PATH)));
@@ -103,11 +115,25 @@ final class WebConfig {
                 users.put(e.getKey(), hash);
             }
         }
+        Set<String> tokens = new java.util.HashSet<>();
+        if (top.get("bearer_token_sha256") != null) {
+            if (!(top.get("bearer_token_sha256") instanceof List<?> list)) {
+                throw new IOException("web configuration " + file + ": bearer_token_sha256 is not a list");
+            }
+            for (Object digest : list) {
+                String hex = digest == null ? "" : digest.toString().strip().toLowerCase(java.util.Locale.ROOT);
+                if (!hex.matches("[0-9a-f]{64}")) {
+                    throw new IOException("web configuration " + file + ": bearer_token_sha256 has an entry that is not a "
+                            + "SHA-256 in hex (64 digits): " + digest);
+                }
+                tokens.add(hex);
+            }
+        }
         Object health = top.get("health_without_auth");
         if (health != null && !(health instanceof Boolean)) {
             throw new IOException("web configuration " + file + ": health_without_auth is not true or false");
         }
-        return new WebConfig(ssl, users, Boolean.TRUE.equals(health), files);
+        return new WebConfig(ssl, users, tokens, Boolean.TRUE.equals(health), files);
     }
 
     private static SslContext tls(Map<String, Object> tls, Path file, List<Path> files) throws IOException {

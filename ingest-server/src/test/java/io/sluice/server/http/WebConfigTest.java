@@ -105,6 +105,23 @@ class WebConfigTest {
     }
 
     @Test
+    void bearerTokensAreCheckedByTheirDigest() throws Exception {
+        String digest = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest("t0k3n-for-tests".getBytes(StandardCharsets.UTF_8)));
+        Files.writeString(webConfig, "bearer_token_sha256:\n  - " + digest.toUpperCase(java.util.Locale.ROOT) + "\n");
+        start();
+        assertThat(http("/api/v1/labels", "-H", "Authorization: Bearer t0k3n-for-tests")).isEqualTo("200 labels\n");
+        assertThat(http("/api/v1/labels", "-H", "Authorization: Bearer other")).startsWith("401 ");
+        assertThat(http("/api/v1/labels")).startsWith("401 ");
+        assertThat(http("/-/healthy")).startsWith("401 "); // health is guarded too unless health_without_auth
+        Files.writeString(webConfig, "bearer_token_sha256: [nothex]\n");
+        server.close();
+        server = null;
+        assertThatThrownBy(this::start).isInstanceOf(IOException.class)
+                .hasMessageContaining("bearer_token_sha256 has an entry that is not a SHA-256 in hex (64 digits): nothex");
+    }
+
+    @Test
     void aChangedFileIsReloadedAndABrokenOneKeepsThePrevious() throws Exception {
         Files.writeString(webConfig, "basic_auth_users:\n  alice: " + hash("one") + "\n");
         start();
@@ -124,7 +141,7 @@ class WebConfigTest {
         Files.writeString(webConfig, "basic_auth_user:\n  alice: x\n");
         assertThatThrownBy(this::start).isInstanceOf(IOException.class)
                 .hasMessage("web configuration " + webConfig + ": unknown key basic_auth_user (known: basic_auth_users, "
-                        + "health_without_auth, tls_server_config)");
+                        + "bearer_token_sha256, health_without_auth, tls_server_config)");
         Files.writeString(webConfig, "tls_server_config:\n  cert_file: missing.crt\n  key_file: server.key\n");
         assertThatThrownBy(this::start).isInstanceOf(IOException.class)
                 .hasMessage("web configuration " + webConfig + ": tls_server_config.cert_file " + dir.resolve("missing.crt")
