@@ -70,6 +70,9 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * Accept failures (e.g. the process is out of descriptors) are logged as one line per burst, without
  * a stack trace; Netty stops accepting for a second after each.
+ *
+ * <p>TLS and authentication come from {@code http.web-config-file} ({@link WebConfig}), checked each
+ * second for changes ({@link WebAccess}); a new connection uses the TLS context current when it opens.
  */
 public final class HttpServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HttpServer.class);

@@ -38,6 +38,10 @@ import org.slf4j.LoggerFactory;
  * over {@value HttpServer#MAX_LINE_BYTES} bytes, 431 for headers over {@value HttpServer#MAX_HEADER_BYTES}
  * bytes, 505 for an HTTP version other than 1.0 and 1.1. After a parse error the connection closes.
  *
+ * <p>With a web configuration ({@link WebConfig}) that names users or tokens, a request without valid
+ * credentials answers 401 with {@code WWW-Authenticate: Basic}; new basic-auth credentials are checked
+ * (bcrypt) on a worker thread under a query permit, known ones and bearer tokens on the event loop.
+ *
  * <p>Blocking routes run each on its own virtual thread, working only while it holds one of the
  * {@link QueryPermits} ({@code http.threads} of them).
  */
