@@ -16,7 +16,8 @@ public enum ConfigKey {
                     + "(1..1024); more wait in arrival order, and a response waiting for a slow client gives its slot "
                     + "back. Health and metrics answer on the event loop."),
     HTTP_MAX_CONNECTIONS("http.max-connections", "", "min(1024, descriptor limit - reserve)",
-            "Open HTTP connections; more are closed at once (counted, logged once per burst). Never more than the "
+            "Open HTTP connections; one more closes the connection idle the longest, or itself when none is idle "
+                    + "(counted, logged once per burst). Never more than the "
                     + "process' descriptor limit minus a reserve of a quarter of it (at least 256) that the shards keep "
                     + "for WAL segments and chunk files."),
     HTTP_IDLE_TIMEOUT("http.idle-timeout", "1m",

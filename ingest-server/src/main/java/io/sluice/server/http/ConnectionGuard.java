@@ -27,7 +27,7 @@ import io.netty.handler.codec.http.LastHttpContent;
  */
 final class ConnectionGuard {
     /** Why {@link #expired} closes a connection; the label of {@code sluice_http_connections_closed_total}. */
-    enum Expiry { IDLE, HEADER_TIMEOUT, REQUEST_TIMEOUT, STALLED_CLIENT }
+    enum Expiry { IDLE, HEADER_TIMEOUT, REQUEST_TIMEOUT, STALLED_CLIENT, EVICTED }
 
     private final long idleNs;
     private final long headerNs;
@@ -59,6 +59,14 @@ final class ConnectionGuard {
 
     ChannelDuplexHandler messages() {
         return messages;
+    }
+
+    /**
+     * When {@code channel} became idle (no request being read or answered, nothing queued to send), or
+     * -1 while it is not. On its event loop.
+     */
+    long idleSinceNs(Channel channel) {
+        return reading || unanswered > 0 || pendingBytes(channel) > 0 ? -1 : lastReadNs;
     }
 
     /** Why {@code channel} is over a timeout at {@code nowNs}, or null. On its event loop. */

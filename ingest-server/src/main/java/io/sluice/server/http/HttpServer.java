@@ -56,8 +56,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Limits, so that no client can stall the query API or take the process' file descriptors:
  * <ul>
- * <li>{@code http.max-connections} open connections; one more is accepted and closed at once, counted
- * ({@code sluice_http_connections_refused_total}) and logged once per burst. The limit never exceeds
+ * <li>{@code http.max-connections} open connections. One more closes the connection idle the longest
+ * (no request in progress: {@code sluice_http_connections_closed_total{reason="evicted"}}), so a flood
+ * of idle connections cannot lock out health checks; when none is idle, the new one is closed at once,
+ * counted ({@code sluice_http_connections_refused_total}) and logged once per burst. The limit never exceeds
  * the process' descriptor limit minus a reserve ({@link HttpOptions#connectionCeiling()}), so the
  * shards can always open WAL segments and chunk files.</li>
  * <li>Timeouts per connection ({@link ConnectionGuard}): idle, header read, whole request read, and a
@@ -178,11 +180,18 @@ public final class HttpServer implements AutoCloseable {
                         @Override
                         protected void initChannel(SocketChannel ch) {
                             if (open.incrementAndGet() > limit) {
-                                open.decrementAndGet();
-                                refused.n.increment();
-                                refusals.log("refusing HTTP connections: " + limit + " open, the limit (http.max-connections)");
-                                ch.close();
-                                return;
+                                Channel idlest = idlest(connections);
+                                if (idlest != null) { // as nginx does: the new connection may carry a request
+                                    expired.get(ConnectionGuard.Expiry.EVICTED).n.increment();
+                                    idlest.close(); // its close listener counts it out of `open`
+                                } else {
+                                    open.decrementAndGet();
+                                    refused.n.increment();
+                                    refusals.log("refusing HTTP connections: " + limit + " open, the limit "
+                                            + "(http.max-connections), none of them idle");
+                                    ch.close();
+                                    return;
+                                }
                             }
                             ch.closeFuture().addListener(f -> open.decrementAndGet());
                             connections.add(ch);
@@ -247,6 +256,21 @@ public final class HttpServer implements AutoCloseable {
         }
     }
 
+    /** The connection idle the longest (no request in progress, nothing to send), or null; on the event loop. */
+    private static Channel idlest(ChannelGroup connections) {
+        Channel idlest = null;
+        long since = Long.MAX_VALUE;
+        for (Channel ch : connections) {
+            ConnectionGuard guard = ch.attr(GUARD).get();
+            long idle = guard == null || !ch.isActive() ? -1 : guard.idleSinceNs(ch);
+            if (idle >= 0 && (idlest == null || idle - since < 0)) {
+                idlest = ch;
+                since = idle;
+            }
+        }
+        return idlest;
+    }
+
     private static List<Meter> meters(MeterRegistry registry, AtomicInteger open, Counter refused,
                                       Map<ConnectionGuard.Expiry, Counter> expired, QueryPermits permits) {
         List<Meter> meters = new ArrayList<>();
@@ -256,8 +280,9 @@ public final class HttpServer implements AutoCloseable {
                 .description("HTTP connections closed at once because http.max-connections were open").register(registry));
         expired.forEach((why, c) -> meters.add(FunctionCounter.builder("sluice.http.connections.closed", c, x -> x.n.sum())
                 .tag("reason", why.name().toLowerCase(Locale.ROOT))
-                .description("HTTP connections closed by a timeout: idle, header_timeout, request_timeout, "
-                        + "stalled_client (took no response bytes for http.idle-timeout)").register(registry)));
+                .description("HTTP connections closed by the server: idle, header_timeout, request_timeout, "
+                        + "stalled_client (took no response bytes for http.idle-timeout), evicted (the idlest one, for a "
+                        + "new connection over http.max-connections)").register(registry)));
         meters.add(Gauge.builder("sluice.http.queries.running", permits, QueryPermits::inUse)
                 .description("Query API requests working now (at most http.threads)").register(registry));
         meters.add(Gauge.builder("sluice.http.responses.waiting", permits, QueryPermits::waitingForClients)

@@ -137,8 +137,9 @@ class HttpEdgeTest {
     }
 
     /**
-     * A flood of connections over {@code http.max-connections}: the extra ones are closed at once, the
-     * log has one line for the burst (no stack trace), and once the flood leaves the server answers.
+     * A flood of connections over {@code http.max-connections} while every open one is busy (here:
+     * sending its headers slowly): the extra ones are closed at once, the log has one line for the
+     * burst (no stack trace), and once the flood leaves the server answers.
      */
     @Test
     void connectionsOverTheLimitAreClosedAtOnceAndLoggedOncePerBurst() throws Exception {
@@ -146,14 +147,18 @@ class HttpEdgeTest {
         int flood = 40;
         try (StderrCapture log = new StderrCapture()) {
             start(HttpOptions.defaults().withMaxConnections(limit));
-            for (int i = 0; i < flood; i++) {
+            for (int i = 0; i < limit; i++) {
+                client().getOutputStream().write("GET /x HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
+            }
+            await(() -> gauge("sluice.http.connections") == limit, "the busy connections are open");
+            Thread.sleep(1_000); // the server has read their first bytes: none is idle
+            for (int i = limit; i < flood; i++) {
                 client();
             }
             await(() -> counter("sluice_http_connections_refused_total") == flood - limit, "refusals counted");
             assertThat(gauge("sluice.http.connections")).isEqualTo(limit);
             int closed = 0;
-            for (Socket s : sockets) {
-                s.setSoTimeout(300); // the refused ones are closed already
+            for (Socket s : sockets.subList(limit, flood)) {
                 closed += RawHttp.closedByServer(s) ? 1 : 0;
             }
             assertThat(closed).isEqualTo(flood - limit);
@@ -166,6 +171,30 @@ class HttpEdgeTest {
             await(() -> gauge("sluice.http.connections") == 0, "the flood's connections are gone");
             assertThat(TestHttp.get(server.address(), "/x").statusCode()).isEqualTo(200);
         }
+    }
+
+    /**
+     * Idle connections filling {@code http.max-connections} (the reproduction: they took every
+     * descriptor, and health checks went unanswered): a new connection closes the one idle the
+     * longest and is answered.
+     */
+    @Test
+    void aNewConnectionEvictsTheIdlestWhenAllSlotsAreTaken() throws Exception {
+        int limit = 10;
+        start(HttpOptions.defaults().withMaxConnections(limit));
+        for (int i = 0; i < limit; i++) {
+            client();
+            int opened = i + 1;
+            await(() -> gauge("sluice.http.connections") == opened, "connection " + opened + " open");
+        }
+        RawHttp.Response health = RawHttp.exchange(server.address(), "GET /x HTTP/1.1\r\nHost: s\r\nConnection: close\r\n\r\n");
+        assertThat(health.status()).isEqualTo(200);
+        assertThat(closed("evicted")).isEqualTo(1);
+        assertThat(counter("sluice_http_connections_refused_total")).isZero();
+        sockets.getFirst().setSoTimeout(5_000);
+        assertThat(RawHttp.closedByServer(sockets.getFirst())).as("the oldest idle connection was closed").isTrue();
+        sockets.get(1).setSoTimeout(300);
+        assertThat(RawHttp.closedByServer(sockets.get(1))).as("the others stay").isFalse();
     }
 
     /** The limit keeps a reserve of the process' descriptors for the shards, whatever is configured. */
