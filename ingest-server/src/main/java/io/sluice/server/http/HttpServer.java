@@ -86,6 +86,8 @@ public final class HttpServer implements AutoCloseable {
     static final int MAX_HEADER_BYTES = 64 << 10;
     /** A connection with this many response bytes queued stops its writer until half are sent. */
     static final int WRITE_BUFFER_HIGH_BYTES = 64 << 10;
+    /** Each connection's {@link ConnectionGuard}. */
+    static final AttributeKey<ConnectionGuard> GUARD = AttributeKey.valueOf(ConnectionGuard.class, "guard");
     /** At most one warning line per this many ms for refused connections and accept failures. */
     private static final long LOG_EVERY_MS = 10_000;
 
@@ -219,8 +221,12 @@ public final class HttpServer implements AutoCloseable {
             ScheduledFuture<?> sweep = channel.eventLoop().scheduleWithFixedDelay(
                     () -> {
                         sweep(connections, expired);
-                        if (options.webConfigFile() != null) {
-                            blocking.execute(web::reloadIfChanged);
+                        if (options.webConfigFile() != null && !blocking.isShutdown()) {
+                            try {
+                                blocking.execute(web::reloadIfChanged); // file reads and TLS set-up: off the event loop
+                            } catch (java.util.concurrent.RejectedExecutionException e) {
+                                // stopping
+                            }
                         }
                     }, 1, 1, TimeUnit.SECONDS);
             List<Meter> meters = registry == null ? List.of() : meters(registry, open, refused, expired, permits);
@@ -239,8 +245,6 @@ public final class HttpServer implements AutoCloseable {
             throw new IOException("cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
         }
     }
-
-    static final AttributeKey<ConnectionGuard> GUARD = AttributeKey.valueOf(ConnectionGuard.class, "guard");
 
     /** Closes the connections over a timeout; on the event loop (the only one, so every guard's). */
     private static void sweep(ChannelGroup connections, Map<ConnectionGuard.Expiry, Counter> expired) {
