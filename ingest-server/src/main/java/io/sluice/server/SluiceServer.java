@@ -83,7 +83,7 @@ public final class SluiceServer implements AutoCloseable {
         QueryApi.addTo(router, head, config.query(), metrics.registry(), System::currentTimeMillis);
         HttpServer http;
         try {
-            http = HttpServer.start(config.httpHost(), config.httpPort(), config.httpThreads(), router);
+            http = HttpServer.start(config.httpHost(), config.httpPort(), config.http(), router, metrics.registry());
         } catch (IOException e) {
             metrics.close();
             throw e;

@@ -58,8 +58,17 @@ final class ConfigBinder {
                 integer(ConfigKey.QUERY_MAX_SAMPLES, 1, Integer.MAX_VALUE, 0),
                 durationMs(ConfigKey.QUERY_LOOKBACK_DELTA, 1, 30L * 86_400_000));
         return new SluiceConfig(dataDir, host(), integer(ConfigKey.HTTP_PORT, 0, 65_535, 0), head, kafka(),
-                decoderLimits, labelLimits, query,
-                integer(ConfigKey.HTTP_THREADS, 1, 1024, ConfigKey.defaultHttpThreads()));
+                decoderLimits, labelLimits, query, http());
+    }
+
+    private HttpOptions http() throws ConfigException {
+        return new HttpOptions(
+                integer(ConfigKey.HTTP_THREADS, 1, 1024, HttpOptions.defaultThreads()),
+                integer(ConfigKey.HTTP_MAX_CONNECTIONS, 1, 1_000_000, HttpOptions.defaultMaxConnections()),
+                durationMs(ConfigKey.HTTP_IDLE_TIMEOUT, 1_000, 3_600_000),
+                durationMs(ConfigKey.HTTP_HEADER_READ_TIMEOUT, 1_000, 3_600_000),
+                durationMs(ConfigKey.HTTP_REQUEST_TIMEOUT, 1_000, 3_600_000),
+                optional(ConfigKey.HTTP_WEB_CONFIG_FILE) == null ? null : path(ConfigKey.HTTP_WEB_CONFIG_FILE));
     }
 
     private KafkaSettings kafka() throws ConfigException {

@@ -26,8 +26,27 @@ public enum ConfigKey {
     HTTP_HOST("http.host", "0.0.0.0", "Address the HTTP server (query API, metrics, health) binds to."),
     HTTP_PORT("http.port", "9095", "Port of the HTTP server; 0 picks a free one (logged at start)."),
     HTTP_THREADS("http.threads", "", "max(2, number of cores)",
-            "Threads that answer the query API (query, query_range, series, labels, export, remote-read) "
-                    + "concurrently (1..1024); health and metrics answer on the event loop."),
+            "Query API requests (query, query_range, series, labels, export, remote-read) that work at once "
+                    + "(1..1024); more wait in arrival order, and a response waiting for a slow client gives its slot "
+                    + "back. Health and metrics answer on the event loop."),
+    HTTP_MAX_CONNECTIONS("http.max-connections", "", "min(1024, descriptor limit - reserve)",
+            "Open HTTP connections; one more closes the connection idle the longest, or itself when none is idle "
+                    + "(counted, logged once per burst). Never more than the "
+                    + "process' descriptor limit minus a reserve of a quarter of it (at least 256) that the shards keep "
+                    + "for WAL segments and chunk files."),
+    HTTP_IDLE_TIMEOUT("http.idle-timeout", duration(HttpOptions.DEFAULT_IDLE_TIMEOUT_MS),
+            "A connection with no request in progress, or whose client takes no bytes of a response, for this long "
+                    + "is closed (1s..1h)."),
+    HTTP_HEADER_READ_TIMEOUT("http.header-read-timeout", duration(HttpOptions.DEFAULT_HEADER_TIMEOUT_MS),
+            "Longest time from a request's first byte to the end of its headers (1s..1h)."),
+    HTTP_REQUEST_TIMEOUT("http.request-timeout", duration(HttpOptions.DEFAULT_REQUEST_TIMEOUT_MS),
+            "Longest time from a request's first byte to the end of its body (1s..1h); the query itself is bounded "
+                    + "by the `query.*` limits."),
+    HTTP_WEB_CONFIG_FILE("http.web-config-file", "", "none",
+            "TLS (certificate, key, optional client CA), basic-auth users with bcrypt hashes and bearer tokens for every "
+                    + "HTTP endpoint, "
+                    + "in the format of Prometheus' `--web.config.file` (see [docs/http.md](docs/http.md#security)); reloaded when it or a file "
+                    + "it names changes."),
     HEAD_SHARDS("head.shards", "", "number of cores",
             "Shards: worker threads, each the single writer of its series and its own WAL (1..1024)."),
     HEAD_MAX_SERIES_PER_SHARD("head.max-series-per-shard", number(ShardOptions.DEFAULT_MAX_SERIES),
@@ -123,11 +142,6 @@ public enum ConfigKey {
     /** The default of {@code head.shards}: one shard per core. */
     static int defaultShards() {
         return Runtime.getRuntime().availableProcessors();
-    }
-
-    /** The default of {@code http.threads}: one per core, at least two (one long export must not block every query). */
-    static int defaultHttpThreads() {
-        return Math.max(2, Runtime.getRuntime().availableProcessors());
     }
 
     /** The dotted key, e.g. {@code http.port}. */

@@ -14,8 +14,12 @@ import java.nio.file.Path;
  * @param decoderLimits record size limits ({@code limits.record-bytes}, {@code limits.uncompressed-bytes})
  * @param labelLimits   label limits ({@code limits.labels-per-series}, ...)
  * @param query         query API limits ({@code query.max-series}, {@code query.max-samples}, {@code query.lookback-delta})
- * @param httpThreads   threads answering the query API ({@code http.threads})
+ * @param http          HTTP limits ({@code http.threads}, {@code http.max-connections}, the timeouts)
  */
 public record SluiceConfig(Path dataDir, String httpHost, int httpPort, HeadOptions head, KafkaSettings kafka,
-                           DecoderLimits decoderLimits, LabelLimits labelLimits, QueryOptions query, int httpThreads) {
+                           DecoderLimits decoderLimits, LabelLimits labelLimits, QueryOptions query, HttpOptions http) {
+    /** Query API requests that run at once ({@code http.threads}). */
+    public int httpThreads() {
+        return http.threads();
+    }
 }

@@ -215,6 +215,25 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void httpLimitsHaveDefaultsAndAreRangeChecked() throws ConfigException {
+        HttpOptions http = ConfigLoader.load(null, Map.of(), REQUIRED).http();
+        assertThat(http.maxConnections()).isEqualTo(HttpOptions.defaultMaxConnections());
+        assertThat(http.idleTimeoutMs()).isEqualTo(60_000);
+        assertThat(http.headerTimeoutMs()).isEqualTo(10_000);
+        assertThat(http.requestTimeoutMs()).isEqualTo(60_000);
+        assertThat(http.webConfigFile()).isNull();
+        List<String> flags = new java.util.ArrayList<>(REQUIRED);
+        flags.addAll(List.of("--http.max-connections=50", "--http.idle-timeout=30s", "--http.header-read-timeout=5s",
+                "--http.request-timeout=2m", "--http.web-config-file=/etc/sluice/web.yml"));
+        http = ConfigLoader.load(null, Map.of(), flags).http();
+        assertThat(http).isEqualTo(new HttpOptions(http.threads(), 50, 30_000, 5_000, 120_000,
+                Path.of("/etc/sluice/web.yml")));
+        assertThat(error("--http.max-connections=0"))
+                .isEqualTo("http.max-connections: '0' is not a whole number in 1..1000000 (flag --http.max-connections)");
+        assertThat(error("--http.idle-timeout=10ms")).startsWith("http.idle-timeout: '10ms' is out of range 1000ms..");
+    }
+
+    @Test
     void badTopicsAndBrokers() {
         assertThat(error(null, Map.of(), "--kafka.bootstrap-servers=localhost", "--kafka.topics=m=sluice"))
                 .isEqualTo("kafka.bootstrap-servers: 'localhost' is not a list of host:port (bad entry 'localhost') (flag --kafka.bootstrap-servers)");

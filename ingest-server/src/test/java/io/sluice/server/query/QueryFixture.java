@@ -11,6 +11,7 @@ import io.sluice.core.labels.LabelsStatus;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.TestHeads;
 import io.sluice.server.TestHttp;
+import io.sluice.server.config.HttpOptions;
 import io.sluice.server.http.HttpServer;
 import io.sluice.server.http.Router;
 import java.io.IOException;
@@ -38,11 +39,15 @@ final class QueryFixture implements AutoCloseable {
     private long offset = -1;
 
     QueryFixture(Path dir, int shards, QueryOptions options) throws IOException {
+        this(dir, shards, options, HttpOptions.defaults());
+    }
+
+    QueryFixture(Path dir, int shards, QueryOptions options, HttpOptions httpOptions) throws IOException {
         head = new Head(TestHeads.options(dir, shards), new StreamRegistry(), new MemoryAccounting());
         head.start();
         Router router = new Router();
         QueryApi.addTo(router, head, options, registry, nowMs::get);
-        http = HttpServer.start("127.0.0.1", 0, router);
+        http = HttpServer.start("127.0.0.1", 0, httpOptions, router, registry);
     }
 
     QueryFixture(Path dir) throws IOException {

@@ -42,6 +42,7 @@ public final class LabelMatcher {
     public static LabelMatcher of(Type type, String name, String value) {
         Pattern p = null;
         if (type == Type.REGEX || type == Type.NOT_REGEX) {
+            RegexLimits.check(name, value);
             try {
                 p = Pattern.compile("^(?:" + value + ")$", Pattern.DOTALL);
             } catch (PatternSyntaxException e) {

@@ -438,6 +438,9 @@ public final class Parser {
 
     /** RE2's message for the pattern as written (not as anchored). */
     private static String regexError(String pattern, IllegalArgumentException e) {
+        if (e instanceof io.sluice.promql.labels.RegexLimits.TooComplexException) {
+            return e.getMessage();
+        }
         try {
             com.google.re2j.Pattern.compile(pattern);
         } catch (com.google.re2j.PatternSyntaxException pe) {
