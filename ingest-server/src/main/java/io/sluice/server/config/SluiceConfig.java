@@ -4,6 +4,7 @@ import io.sluice.core.head.HeadOptions;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.query.QueryOptions;
+import io.sluice.server.store.StoreApiOptions;
 import java.nio.file.Path;
 
 /**
@@ -15,7 +16,9 @@ import java.nio.file.Path;
  * @param labelLimits   label limits ({@code limits.labels-per-series}, ...)
  * @param query         query API limits ({@code query.max-series}, {@code query.max-samples}, {@code query.lookback-delta})
  * @param httpThreads   threads answering the query API ({@code http.threads})
+ * @param storeApi      the Thanos StoreAPI gRPC server ({@code store.*}); {@link StoreApiOptions#enabled()} false when off
  */
 public record SluiceConfig(Path dataDir, String httpHost, int httpPort, HeadOptions head, KafkaSettings kafka,
-                           DecoderLimits decoderLimits, LabelLimits labelLimits, QueryOptions query, int httpThreads) {
+                           DecoderLimits decoderLimits, LabelLimits labelLimits, QueryOptions query, int httpThreads,
+                           StoreApiOptions storeApi) {
 }
