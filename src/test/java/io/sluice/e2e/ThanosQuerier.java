@@ -105,14 +105,13 @@ final class ThanosQuerier implements AutoCloseable {
 
     /** An instant query at {@code timeMs} with partial responses allowed; the whole JSON answer. */
     JsonNode query(String promql, long timeMs) throws IOException {
-        return json("/api/v1/query?partial_response=true&dedup=true&query=" + enc(promql) + "&time="
-                + (timeMs / 1000.0));
+        return json("/api/v1/query?partial_response=true&dedup=true&query=" + enc(promql) + "&time=" + seconds(timeMs));
     }
 
     /** {@code /api/v1/series} for one matcher over [startMs, endMs]. */
     JsonNode series(String match, long startMs, long endMs) throws IOException {
         return json("/api/v1/series?partial_response=true&dedup=true&match[]=" + enc(match) + "&start="
-                + (startMs / 1000.0) + "&end=" + (endMs / 1000.0));
+                + seconds(startMs) + "&end=" + seconds(endMs));
     }
 
     private JsonNode json(String pathAndQuery) throws IOException {
@@ -133,6 +132,11 @@ final class ThanosQuerier implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
         }
+    }
+
+    /** Unix seconds with milliseconds, in plain notation. */
+    private static String seconds(long ms) {
+        return java.math.BigDecimal.valueOf(ms, 3).toPlainString();
     }
 
     private static String enc(String s) {
