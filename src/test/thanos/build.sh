@@ -7,7 +7,8 @@
 #   THANOS_VERSION=v0.42.x src/test/thanos/build.sh
 #
 # The build runs in the downloaded module's own directory, so it uses exactly the dependency versions
-# (and the replace directives) of Thanos' go.mod and go.sum; nothing is fetched into the repository.
+# (and the replace directives) of Thanos' go.mod and go.sum, with the build tags of Thanos' release
+# build; nothing is fetched into the repository.
 # The first build takes 10-20 minutes on two cores; run it niced if the machine is shared:
 #   nice -n 19 src/test/thanos/build.sh > /tmp/thanos-build.log 2>&1 &
 set -euo pipefail
@@ -35,7 +36,8 @@ if [[ -z "$dir" || ! -f "$dir/go.mod" ]]; then
 fi
 echo "thanos build: building ${dir}/cmd/thanos (minutes on two cores)" >&2
 tmp="$cache/thanos.tmp.$$"
-(cd "$dir" && go build -trimpath \
+# The tags of Thanos' own release build (.promu.yml): its label code assumes Prometheus' slice labels.
+(cd "$dir" && go build -trimpath -tags netgo,slicelabels \
   -ldflags "-s -w -X github.com/prometheus/common/version.Version=${version#v} -X github.com/prometheus/common/version.Branch=release" \
   -o "$tmp" ./cmd/thanos)
 mv -f "$tmp" "$bin"
