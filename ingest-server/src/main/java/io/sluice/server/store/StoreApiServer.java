@@ -70,6 +70,10 @@ public final class StoreApiServer implements AutoCloseable {
                 .workerEventLoopGroup(worker)
                 .executor(executor)
                 .maxInboundMessageSize(options.maxMessageBytes())
+                // Thanos' gRPC clients ping every 10 s of silence on an open call; grpc-java's default
+                // (one ping per 5 min) would answer that with GOAWAY "too_many_pings"
+                .permitKeepAliveTime(5, TimeUnit.SECONDS)
+                .permitKeepAliveWithoutCalls(true)
                 .addService(new StoreService(head, limits, labels, metrics, notReady))
                 .addService(new InfoService(head, options.externalLabels(), metrics))
                 .addService(health.getHealthService());
