@@ -6,11 +6,13 @@ import io.sluice.core.labels.LabelLimits;
 import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.format.PayloadFormat;
 import io.sluice.server.query.QueryOptions;
+import io.sluice.server.store.StoreApiOptions;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -58,7 +60,7 @@ final class ConfigBinder {
                 integer(ConfigKey.QUERY_MAX_SAMPLES, 1, Integer.MAX_VALUE, 0),
                 durationMs(ConfigKey.QUERY_LOOKBACK_DELTA, 1, 30L * 86_400_000));
         return new SluiceConfig(dataDir, host(), integer(ConfigKey.HTTP_PORT, 0, 65_535, 0), head, kafka(),
-                decoderLimits, labelLimits, query, http());
+                decoderLimits, labelLimits, query, http(), storeApi());
     }
 
     private HttpOptions http() throws ConfigException {
@@ -69,6 +71,42 @@ final class ConfigBinder {
                 durationMs(ConfigKey.HTTP_HEADER_READ_TIMEOUT, 1_000, 3_600_000),
                 durationMs(ConfigKey.HTTP_REQUEST_TIMEOUT, 1_000, 3_600_000),
                 optional(ConfigKey.HTTP_WEB_CONFIG_FILE) == null ? null : path(ConfigKey.HTTP_WEB_CONFIG_FILE));
+    }
+
+    private StoreApiOptions storeApi() throws ConfigException {
+        String host = text(ConfigKey.STORE_GRPC_HOST);
+        if (host.chars().anyMatch(Character::isWhitespace)) {
+            throw ConfigException.badValue(settings.get(ConfigKey.STORE_GRPC_HOST), "is not a host name or address");
+        }
+        String cert = optional(ConfigKey.STORE_GRPC_TLS_CERT_FILE);
+        String key = optional(ConfigKey.STORE_GRPC_TLS_KEY_FILE);
+        if ((cert == null) != (key == null)) {
+            ConfigKey set = cert == null ? ConfigKey.STORE_GRPC_TLS_KEY_FILE : ConfigKey.STORE_GRPC_TLS_CERT_FILE;
+            throw ConfigException.badValue(settings.get(set), "needs " + (cert == null
+                    ? ConfigKey.STORE_GRPC_TLS_CERT_FILE : ConfigKey.STORE_GRPC_TLS_KEY_FILE).key() + " as well");
+        }
+        return new StoreApiOptions(host, integer(ConfigKey.STORE_GRPC_PORT, 0, 65_535, StoreApiOptions.OFF),
+                externalLabels(), (int) bytes(ConfigKey.STORE_GRPC_MAX_MESSAGE_SIZE, 1 << 10, 1 << 30),
+                cert == null ? null : Path.of(cert), key == null ? null : Path.of(key));
+    }
+
+    private Map<String, String> externalLabels() throws ConfigException {
+        Setting setting = settings.get(ConfigKey.STORE_EXTERNAL_LABELS);
+        String text = optional(ConfigKey.STORE_EXTERNAL_LABELS);
+        Map<String, String> labels = new TreeMap<>();
+        if (text == null) {
+            return labels;
+        }
+        for (String entry : text.split(",", -1)) {
+            int eq = entry.indexOf('=');
+            String name = eq < 0 ? "" : entry.substring(0, eq).strip();
+            String value = eq < 0 ? "" : entry.substring(eq + 1).strip();
+            if (name.isEmpty() || value.isEmpty() || name.equals("__name__") || labels.put(name, value) != null) {
+                throw ConfigException.badValue(setting, "is not a list of distinct name=value with non-empty values "
+                        + "(bad entry '" + entry.strip() + "')");
+            }
+        }
+        return labels;
     }
 
     private KafkaSettings kafka() throws ConfigException {

@@ -5,6 +5,7 @@ import io.sluice.core.labels.LabelLimits;
 import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.format.PayloadFormat;
 import io.sluice.server.query.QueryOptions;
+import io.sluice.server.store.StoreApiOptions;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -103,7 +104,20 @@ public enum ConfigKey {
     QUERY_MAX_SAMPLES("query.max-samples", number(QueryOptions.DEFAULTS.maxSamples()),
             "Samples (points) one query may return; more answer 422 (an export past its first 64KiB is cut off)."),
     QUERY_LOOKBACK_DELTA("query.lookback-delta", duration(QueryOptions.DEFAULTS.lookbackDeltaMs()),
-            "How far back an instant selection looks for a series' latest sample (Prometheus' lookback delta).");
+            "How far back an instant selection looks for a series' latest sample (Prometheus' lookback delta)."),
+    STORE_GRPC_PORT("store.grpc.port", "", "off",
+            "Port of the Thanos StoreAPI gRPC server (a Thanos Querier's `--endpoint`; Thanos' own convention is "
+                    + "10901); 0 picks a free one (logged at start). Off unless set: it serves every series to whoever "
+                    + "connects."),
+    STORE_GRPC_HOST("store.grpc.host", "0.0.0.0", "Address the StoreAPI gRPC server binds to."),
+    STORE_EXTERNAL_LABELS("store.external-labels", "", "none",
+            "Labels this instance adds to every series it serves over the StoreAPI and advertises to the Querier, "
+                    + "`name=value[,name=value...]` (YAML: a map), e.g. `cluster=eu1,sluice_instance=a`."),
+    STORE_GRPC_MAX_MESSAGE_SIZE("store.grpc.max-message-size", bytes(StoreApiOptions.DEFAULT_MAX_MESSAGE_BYTES),
+            "Largest gRPC request the StoreAPI server accepts (1KiB..1GiB); one series is one response message."),
+    STORE_GRPC_TLS_CERT_FILE("store.grpc.tls-cert-file", "", "none",
+            "PEM certificate chain: the StoreAPI serves TLS (with `store.grpc.tls-key-file`); unset: plaintext."),
+    STORE_GRPC_TLS_KEY_FILE("store.grpc.tls-key-file", "", "none", "PEM private key (PKCS#8) of `store.grpc.tls-cert-file`.");
 
     private final String key;
     /** The default as text, parsed like any other value; "" = unset (optional); null = required. */

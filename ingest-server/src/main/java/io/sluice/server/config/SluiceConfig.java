@@ -4,6 +4,7 @@ import io.sluice.core.head.HeadOptions;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.query.QueryOptions;
+import io.sluice.server.store.StoreApiOptions;
 import java.nio.file.Path;
 
 /**
@@ -15,9 +16,11 @@ import java.nio.file.Path;
  * @param labelLimits   label limits ({@code limits.labels-per-series}, ...)
  * @param query         query API limits ({@code query.max-series}, {@code query.max-samples}, {@code query.lookback-delta})
  * @param http          HTTP limits ({@code http.threads}, {@code http.max-connections}, the timeouts)
+ * @param storeApi      the Thanos StoreAPI gRPC server ({@code store.*}); {@link StoreApiOptions#enabled()} false when off
  */
 public record SluiceConfig(Path dataDir, String httpHost, int httpPort, HeadOptions head, KafkaSettings kafka,
-                           DecoderLimits decoderLimits, LabelLimits labelLimits, QueryOptions query, HttpOptions http) {
+                           DecoderLimits decoderLimits, LabelLimits labelLimits, QueryOptions query, HttpOptions http,
+                           StoreApiOptions storeApi) {
     /** Query API requests that run at once ({@code http.threads}). */
     public int httpThreads() {
         return http.threads();

@@ -267,4 +267,31 @@ class ConfigLoaderTest {
         assertThat(error("--http.port")).isEqualTo("flag --http.port has no value: write --http.port=VALUE");
         assertThat(error("stray")).isEqualTo("unexpected argument 'stray': configuration flags look like --key=value");
     }
+
+    @Test
+    void storeApiIsOffByDefaultAndTakesExternalLabelsAsFlagOrYamlMap() throws Exception {
+        assertThat(ConfigLoader.load(null, Map.of(), REQUIRED).storeApi().enabled()).isFalse();
+        SluiceConfig flags = ConfigLoader.load(null, Map.of(), List.of("--kafka.bootstrap-servers=h:1",
+                "--kafka.topics=t=sluice", "--store.grpc.port=10901", "--store.external-labels=replica=a, cluster=eu1"));
+        assertThat(flags.storeApi().port()).isEqualTo(10901);
+        assertThat(flags.storeApi().host()).isEqualTo("0.0.0.0");
+        assertThat(flags.storeApi().maxMessageBytes()).isEqualTo(16 << 20);
+        assertThat(flags.storeApi().externalLabels()).containsExactly(Map.entry("cluster", "eu1"), Map.entry("replica", "a"));
+        SluiceConfig file = ConfigLoader.load(yaml("""
+                kafka: {bootstrap-servers: "k:9092", topics: {a: sluice}}
+                store:
+                  grpc: {port: 0, host: 127.0.0.1}
+                  external-labels: {cluster: eu1, sluice_instance: b}
+                """), Map.of(), List.of());
+        assertThat(file.storeApi().port()).isZero();
+        assertThat(file.storeApi().externalLabels()).containsEntry("sluice_instance", "b").hasSize(2);
+    }
+
+    @Test
+    void storeApiErrorsAreOneLine() {
+        assertThat(error("--store.external-labels=cluster")).isEqualTo("store.external-labels: 'cluster' is not a list "
+                + "of distinct name=value with non-empty values (bad entry 'cluster') (flag --store.external-labels)");
+        assertThat(error("--store.grpc.port=70000")).contains("store.grpc.port").contains("0..65535");
+        assertThat(error("--store.grpc.tls-cert-file=/c.pem")).contains("needs store.grpc.tls-key-file as well");
+    }
 }
