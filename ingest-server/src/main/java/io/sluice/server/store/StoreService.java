@@ -13,7 +13,6 @@ import io.sluice.core.labels.LabelsView;
 import io.sluice.server.query.QueryOptions;
 import io.sluice.server.store.proto.AggrChunk;
 import io.sluice.server.store.proto.Chunk;
-import io.sluice.server.store.proto.Label;
 import io.sluice.server.store.proto.LabelNamesRequest;
 import io.sluice.server.store.proto.LabelNamesResponse;
 import io.sluice.server.store.proto.LabelValuesRequest;
