@@ -33,7 +33,7 @@ final class ShardCounterMeters {
         put(Counter.SAMPLES_APPENDED, "sluice.samples.appended", Tags.empty(), "Samples appended to the head and its WAL");
         put(Counter.SAMPLES_DUPLICATE, "sluice.samples.duplicate", Tags.empty(),
                 "Samples equal to their series' last sample (same timestamp and value), ignored as Prometheus does");
-        summed(Counter.SAMPLES_OUT_OF_ORDER, "sluice.samples.rejected", Tags.of("reason", "out_of_order"),
+        summed(Counter.SAMPLES_TOO_OLD, "sluice.samples.rejected", Tags.of("reason", "out_of_order"),
                 "Samples the head rejected, by reason");
         summed(Counter.SAMPLES_DUPLICATE_TIMESTAMP, "sluice.samples.rejected", Tags.of("reason", "duplicate_timestamp"),
                 "Samples the head rejected, by reason");

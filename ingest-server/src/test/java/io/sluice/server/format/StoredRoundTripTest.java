@@ -56,7 +56,7 @@ class StoredRoundTripTest {
             Map<String, Long> rejected = new HashMap<>();
             List<String> expected = applyHeadRules(decoded.lines(), rejected);
             assertThat(sorted(stored)).isEqualTo(sorted(expected));
-            assertThat(shard.count(ShardStats.Counter.SAMPLES_OUT_OF_ORDER)).isEqualTo(rejected.getOrDefault("out_of_order", 0L));
+            assertThat(shard.count(ShardStats.Counter.SAMPLES_TOO_OLD)).isEqualTo(rejected.getOrDefault("out_of_order", 0L));
             assertThat(shard.count(ShardStats.Counter.SAMPLES_DUPLICATE)).isEqualTo(rejected.getOrDefault("duplicate", 0L));
             assertThat(shard.count(ShardStats.Counter.SAMPLES_DUPLICATE_TIMESTAMP))
                     .isEqualTo(rejected.getOrDefault("duplicate_timestamp", 0L));

@@ -9,7 +9,6 @@ import static io.sluice.core.head.series.SeriesDescriptor.XOR_STATE_OFFSET;
 import static io.sluice.core.head.series.SeriesStore.APPENDED;
 import static io.sluice.core.head.series.SeriesStore.DUPLICATE;
 import static io.sluice.core.head.series.SeriesStore.DUPLICATE_TIMESTAMP;
-import static io.sluice.core.head.series.SeriesStore.OUT_OF_ORDER;
 
 import io.sluice.core.chunk.ChunkCutPolicy;
 import io.sluice.core.chunk.ChunkHandle;
@@ -43,8 +42,16 @@ final class SeriesAppender {
     private SeriesStore.ChunkSink chunkSink = SeriesStore.ChunkSink.NONE;
     private long newestTimestampMs = Long.MIN_VALUE; // the newest sample of any series (idle eviction's clock)
     private long stepOpen = ChunkHandle.NONE; // the open block chunkStep left (its second result)
+    private final LateSink late;
 
-    SeriesAppender(ChunkMemory chunks, ClosedChunkLists closed, long chunkRangeMs) {
+    /** Where a sample older than its series' newest goes (the out-of-order rules, {@link SeriesStore}). */
+    interface LateSink {
+        /** Returns an {@link SeriesStore#append} result for sample (t, v) of series {@code id}, older than its newest. */
+        int late(int id, long timestampMs, long valueBits);
+    }
+
+    SeriesAppender(ChunkMemory chunks, ClosedChunkLists closed, long chunkRangeMs, LateSink late) {
+        this.late = late;
         this.chunks = chunks;
         this.closed = closed;
         this.chunkRangeMs = chunkRangeMs;
@@ -72,7 +79,7 @@ final class SeriesAppender {
     }
 
     /**
-     * Appends a sample with Prometheus' rules: older than the last → {@link SeriesStore#OUT_OF_ORDER}; same
+     * Appends a sample: older than the last → the out-of-order rules ({@link LateSink}); same
      * timestamp and bits → {@link SeriesStore#DUPLICATE} (ignored); same timestamp, other bits →
      * {@link SeriesStore#DUPLICATE_TIMESTAMP}; else {@link SeriesStore#APPENDED}.
      */
@@ -80,7 +87,7 @@ final class SeriesAppender {
         long maxTime = s.get(LONG, b + MAX_TIME_OFFSET);
         if (maxTime != NO_SAMPLES) {
             if (timestampMs < maxTime) {
-                return OUT_OF_ORDER;
+                return late.late(id, timestampMs, valueBits);
             }
             if (timestampMs == maxTime) {
                 return lastValueBits(s, b) == valueBits ? DUPLICATE : DUPLICATE_TIMESTAMP;
@@ -151,7 +158,7 @@ final class SeriesAppender {
         while (i < to) {
             long t = timestampsMs[i];
             if (maxTime != NO_SAMPLES && t <= maxTime) {
-                counts.add(t < maxTime ? OUT_OF_ORDER : lastValueBits(s, b) == valueBits[i] ? DUPLICATE : DUPLICATE_TIMESTAMP);
+                counts.add(t < maxTime ? late.late(id, t, valueBits[i]) : lastValueBits(s, b) == valueBits[i] ? DUPLICATE : DUPLICATE_TIMESTAMP);
                 i++;
                 continue;
             }

@@ -74,7 +74,7 @@ class RunAppendPropertyTest {
                 assertThat(runCounts.total()).isEqualTo(sampleCounts.total());
             }
             assertThat(runCounts.appended).as("seed %d appended", seed).isEqualTo(sampleCounts.appended);
-            assertThat(runCounts.outOfOrder).as("seed %d out of order", seed).isEqualTo(sampleCounts.outOfOrder).isPositive();
+            assertThat(runCounts.tooOld).as("seed %d too old", seed).isEqualTo(sampleCounts.tooOld).isPositive();
             assertThat(runCounts.duplicate).as("seed %d duplicates", seed).isEqualTo(sampleCounts.duplicate).isPositive();
             assertThat(runCounts.duplicateTimestamp).as("seed %d duplicate timestamps", seed)
                     .isEqualTo(sampleCounts.duplicateTimestamp).isPositive();

@@ -32,7 +32,7 @@ class ShardTest {
                 samples.add(new long[] {t, bits});
                 outcome = Counter.SAMPLES_APPENDED;
             } else if (t < samples.getLast()[0]) {
-                outcome = Counter.SAMPLES_OUT_OF_ORDER;
+                outcome = Counter.SAMPLES_TOO_OLD;
             } else {
                 outcome = samples.getLast()[1] == bits ? Counter.SAMPLES_DUPLICATE : Counter.SAMPLES_DUPLICATE_TIMESTAMP;
             }
@@ -103,7 +103,7 @@ class ShardTest {
             }
             f.drain();
             assertReads(f, model, seed);
-            for (Counter c : List.of(Counter.SAMPLES_APPENDED, Counter.SAMPLES_OUT_OF_ORDER, Counter.SAMPLES_DUPLICATE,
+            for (Counter c : List.of(Counter.SAMPLES_APPENDED, Counter.SAMPLES_TOO_OLD, Counter.SAMPLES_DUPLICATE,
                     Counter.SAMPLES_DUPLICATE_TIMESTAMP)) {
                 assertThat(shard.stats().get(c)).as("seed %d %s", seed, c).isEqualTo(model.counts.getOrDefault(c, 0L));
             }
