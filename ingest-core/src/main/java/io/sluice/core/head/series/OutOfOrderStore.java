@@ -70,7 +70,7 @@ public final class OutOfOrderStore {
 
     /** Series {@code id}'s out-of-order samples, or null if it has none. Any thread. */
     public Late get(int id) {
-        return bySeries.get(id);
+        return bySeries.isEmpty() ? null : bySeries.get(id); // no boxing while no series has late data
     }
 
     public boolean isEmpty() {
@@ -190,7 +190,7 @@ public final class OutOfOrderStore {
 
     /** Drops series {@code id}'s out-of-order samples (eviction). Shard thread. */
     public void remove(int id) {
-        Late late = bySeries.remove(id);
+        Late late = bySeries.isEmpty() ? null : bySeries.remove(id);
         if (late != null) {
             samples -= late.sampleCount();
             for (byte[] c : late.chunks) {
@@ -204,7 +204,7 @@ public final class OutOfOrderStore {
      * {@code cutoffMs} and buffered samples before it. Returns the chunks dropped. Shard thread.
      */
     public int dropExpired(int id, long cutoffMs) {
-        Late late = bySeries.get(id);
+        Late late = get(id);
         if (late == null) {
             return 0;
         }

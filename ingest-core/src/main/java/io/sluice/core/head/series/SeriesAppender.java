@@ -158,7 +158,7 @@ final class SeriesAppender {
         while (i < to) {
             long t = timestampsMs[i];
             if (maxTime != NO_SAMPLES && t <= maxTime) {
-                counts.add(t < maxTime ? late.late(id, t, valueBits[i]) : lastValueBits(s, b) == valueBits[i] ? DUPLICATE : DUPLICATE_TIMESTAMP);
+                counts.add(t < maxTime ? lateInRun(id, t, valueBits[i], maxTime) : lastValueBits(s, b) == valueBits[i] ? DUPLICATE : DUPLICATE_TIMESTAMP);
                 i++;
                 continue;
             }
@@ -190,6 +190,17 @@ final class SeriesAppender {
         }
         counts.appended += appended;
         return appended;
+    }
+
+    /**
+     * A late sample met inside a run: the shard's newest is brought up to the run's samples so far
+     * (as {@link #append} keeps it per sample), then the out-of-order rules. Off the in-order path.
+     */
+    private int lateInRun(int id, long timestampMs, long valueBits, long maxTime) {
+        if (maxTime > newestTimestampMs) {
+            newestTimestampMs = maxTime;
+        }
+        return late.late(id, timestampMs, valueBits);
     }
 
     /**
