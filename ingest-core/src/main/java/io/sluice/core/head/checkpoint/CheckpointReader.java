@@ -76,8 +76,8 @@ public final class CheckpointReader implements AutoCloseable {
         if (at == 0 && (k != CheckpointDescriptor.HEADER || len < 8 || file.get(INT, at + 8) != CheckpointDescriptor.MAGIC
                 || file.get(ValueLayout.JAVA_BYTE, at + 12) > CheckpointDescriptor.VERSION
                 || file.get(ValueLayout.JAVA_BYTE, at + 12) < CheckpointDescriptor.OLDEST_READABLE_VERSION)) {
-            return "checkpoint " + path + " position " + at + ": not a version " + CheckpointDescriptor.OLDEST_READABLE_VERSION
-                    + ".." + CheckpointDescriptor.VERSION + " checkpoint header";
+            return "checkpoint " + path + " position " + at + ": not a version " + CheckpointDescriptor.VERSION
+                    + " checkpoint header (versions " + CheckpointDescriptor.OLDEST_READABLE_VERSION + ".." + CheckpointDescriptor.VERSION + " load)";
         }
         nextBlock();
         return null;

@@ -138,7 +138,8 @@ final class SeriesAppender {
      * <p>Why: per sample, {@link #append} re-reads the struct, re-wraps the appender and re-checks the
      * segment; a run keeps all of that in locals ({@link XorAppender#appendRun}) and does the struct
      * work once per sub-run: between sub-runs it applies the append rules to a sample not after the
-     * last, cuts, or grows the block. A block for a run is sized from what is left of the run and the
+     * last (a later one stored out of order is counted into {@code counts} and not in the returned
+     * number), cuts, or grows the block. A block for a run is sized from what is left of the run and the
      * bytes per sample so far ({@link ChunkCutPolicy#grownRunCapacityBytes},
      * {@link ChunkCutPolicy#nextChunkCapacityBytes}), so a long run skips most of the
      * 64 -> 128 -> 256 -> 512 -> 1040 copies; the chunk bytes do not depend on the block size.

@@ -280,7 +280,8 @@ public final class SeriesStore implements AutoCloseable {
     /**
      * Appends {@code timestampsMs[from..to)} with {@code valueBits[from..to)} to series {@code id} with
      * exactly the outcome of {@link #append} for each in turn, counted into {@code counts}; returns how
-     * many were appended ({@link SeriesAppender#appendRun}). Shard thread.
+     * many were appended in order (those stored out of order are in {@code counts} only)
+     * ({@link SeriesAppender#appendRun}). Shard thread.
      */
     public int appendRun(int id, long[] timestampsMs, long[] valueBits, int from, int to, AppendCounts counts) {
         return appends.appendRun(page(id), base(id), id, timestampsMs, valueBits, from, to, counts);
