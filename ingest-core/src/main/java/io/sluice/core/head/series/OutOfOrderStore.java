@@ -42,6 +42,15 @@ public final class OutOfOrderStore {
      * from {@code chunkMinMs[i]} to {@code chunkMaxMs[i]}).
      */
     public record Late(long[] timestampsMs, long[] valueBits, byte[][] chunks, long[] chunkMinMs, long[] chunkMaxMs, int[] chunkSamples) {
+        /** The oldest sample's timestamp (Long.MAX_VALUE if none). */
+        public long minTimeMs() {
+            long min = timestampsMs.length > 0 ? timestampsMs[0] : Long.MAX_VALUE;
+            for (long m : chunkMinMs) {
+                min = Math.min(min, m);
+            }
+            return min;
+        }
+
         public int sampleCount() {
             int n = timestampsMs.length;
             for (int c : chunkSamples) {

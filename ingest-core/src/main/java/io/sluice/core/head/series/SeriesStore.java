@@ -135,14 +135,18 @@ public final class SeriesStore implements AutoCloseable {
     private int late(int id, long timestampMs, long valueBits) {
         MemorySegment s = page(id);
         long b = base(id);
-        snapshotChunks(id, s, b, timestampMs, timestampMs, probe);
-        for (SeriesSnapshot.Samples it = probe.samples(); it.next(); ) {
-            if (it.timestampMs() == timestampMs) {
-                return it.valueBits() == valueBits ? DUPLICATE : DUPLICATE_TIMESTAMP;
+        // Before the series' first sample (in order or not) nothing can be there: a backfill of older
+        // data costs no chunk copy per sample.
+        if (timestampMs >= (long) MIN_TIME.getOpaque(s, b + MIN_TIME_OFFSET)) {
+            snapshotChunks(id, s, b, timestampMs, timestampMs, probe);
+            for (SeriesSnapshot.Samples it = probe.samples(); it.next(); ) {
+                if (it.timestampMs() == timestampMs) {
+                    return it.valueBits() == valueBits ? DUPLICATE : DUPLICATE_TIMESTAMP;
+                }
             }
-        }
-        if (outOfOrder.find(id, timestampMs, found)) {
-            return found[0] == valueBits ? DUPLICATE : DUPLICATE_TIMESTAMP;
+            if (outOfOrder.find(id, timestampMs, found)) {
+                return found[0] == valueBits ? DUPLICATE : DUPLICATE_TIMESTAMP;
+            }
         }
         long window = outOfOrderWindowMs;
         if (window != UNLIMITED_WINDOW && timestampMs < appends.newestTimestampMs() - window) {
@@ -376,7 +380,16 @@ public final class SeriesStore implements AutoCloseable {
 
     /** Retention: see {@link ClosedChunkLists#dropExpired}; returns how many chunks were dropped. */
     public int dropExpired(int id, long cutoffMs) {
-        return closed.dropExpired(page(id), base(id), cutoffMs) + outOfOrder.dropExpired(id, cutoffMs);
+        MemorySegment s = page(id);
+        long b = base(id);
+        int dropped = closed.dropExpired(s, b, cutoffMs) + outOfOrder.dropExpired(id, cutoffMs);
+        OutOfOrderStore.Late late = outOfOrder.get(id);
+        if (late != null && late.minTimeMs() < (long) MIN_TIME.getOpaque(s, b + MIN_TIME_OFFSET)) {
+            // The closed chunks' drop moved the first time to the oldest in-order chunk left; an
+            // out-of-order sample kept may be older.
+            MIN_TIME.setOpaque(s, b + MIN_TIME_OFFSET, late.minTimeMs());
+        }
+        return dropped;
     }
 
 

@@ -93,6 +93,24 @@ class OutOfOrderStoreTest {
     }
 
     @Test
+    void retentionKeepsTheFirstTimeAtTheOldestOutOfOrderSampleLeft() {
+        try (SeriesStore store = new SeriesStore(new MemoryAccounting(), ChunkCutPolicy.DEFAULT_CHUNK_RANGE_MS)) {
+            store.outOfOrderWindowMs(SeriesStore.UNLIMITED_WINDOW);
+            int id = create(store, "s");
+            for (int k = 0; k < 1_000; k++) { // several closed in-order chunks
+                store.append(id, 1_000_000L + k * 1_000, bits(k));
+            }
+            for (int k = 0; k < OutOfOrderStore.BUFFER_SAMPLES; k++) { // one out-of-order chunk spanning [1_000_500, 1_600_500]
+                store.append(id, 1_000_500L + k * 600_000L / (OutOfOrderStore.BUFFER_SAMPLES - 1), bits(-1));
+            }
+            store.dropExpired(id, 1_500_000); // the in-order chunks before it go, the out-of-order chunk stays
+            assertThat(store.minTime(id)).isEqualTo(1_000_500);
+            assertThat(store.append(id, 1_000_500, bits(-1))).as("still found: a duplicate").isEqualTo(SeriesStore.DUPLICATE);
+            assertThat(timestamps(store, id, 1_000_000, 1_001_000)).containsExactly(1_000_500L);
+        }
+    }
+
+    @Test
     void aSampleOlderThanTheSeriesFirstLowersItsMinTime() {
         try (SeriesStore store = new SeriesStore(new MemoryAccounting(), ChunkCutPolicy.DEFAULT_CHUNK_RANGE_MS)) {
             store.outOfOrderWindowMs(60_000);
