@@ -46,7 +46,8 @@ final class ConfigBinder {
                 HeadOptions.defaults(dataDir).chunkRangeMs())
                 .withCheckpointIntervalMs(durationMs(ConfigKey.HEAD_CHECKPOINT_INTERVAL, 0, 7 * 86_400_000L))
                 .withSeriesIdleTimeoutMs(durationMs(ConfigKey.HEAD_SERIES_IDLE_TIMEOUT, 0, 365 * 86_400_000L))
-                .withRetentionMs(durationMs(ConfigKey.STORAGE_RETENTION, 0, 100L * 365 * 86_400_000L));
+                .withRetentionMs(durationMs(ConfigKey.STORAGE_RETENTION, 0, 100L * 365 * 86_400_000L))
+                .withOutOfOrderWindowMs(durationMs(ConfigKey.HEAD_OUT_OF_ORDER_WINDOW, 0, 365 * 86_400_000L));
         DecoderLimits decoderLimits = new DecoderLimits(
                 (int) bytes(ConfigKey.LIMITS_RECORD_BYTES, 1, Integer.MAX_VALUE),
                 (int) bytes(ConfigKey.LIMITS_UNCOMPRESSED_BYTES, 1, Integer.MAX_VALUE));

@@ -64,6 +64,11 @@ public enum ConfigKey {
             "A series whose last sample is this much older than its shard's newest sample has its open chunk cut to "
                     + "the chunk files at the next checkpoint (it stays queryable and costs only its struct, labels and "
                     + "chunk list). 0: never."),
+    HEAD_OUT_OF_ORDER_WINDOW("head.out-of-order-window", duration(ShardOptions.DEFAULT_OUT_OF_ORDER_WINDOW_MS),
+            "A sample older than its series' newest is stored if it is at most this much older than its shard's newest "
+                    + "sample (counted `sluice_samples_out_of_order_total`), else rejected as `too_old`. The default suits "
+                    + "Kafka: producers that do not key by series spread a series over partitions, read in fetch order, and "
+                    + "after a restart or rebalance partitions catch up at different speeds. 0: none is stored (Prometheus' rule)."),
     STORAGE_RETENTION("storage.retention", duration(ShardOptions.DEFAULT_RETENTION_MS),
             "How long samples are kept, in sample time against the shard's newest sample: at each checkpoint closed "
                     + "chunks whose last sample is older are dropped, chunk files nothing references are deleted, and "

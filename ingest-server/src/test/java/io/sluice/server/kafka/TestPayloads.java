@@ -75,6 +75,34 @@ final class TestPayloads {
         return Arrays.copyOf(writer.bytes(), length);
     }
 
+    /**
+     * A record of {@code seriesCount} distinct series chosen from ALL series, {@code samples} samples
+     * each: what a producer that does not key by series writes, whatever partition it goes to. Read
+     * back over several partitions, a series' samples then arrive out of order.
+     */
+    byte[] unkeyedRecord(int seriesCount, int samples) {
+        int n = Math.min(seriesCount, series);
+        int first = random.nextInt(series);
+        int[] chosen = new int[n];
+        for (int i = 0; i < n; i++) {
+            chosen[i] = (first + i) % series;
+        }
+        writer.begin(nextTimestampMs[chosen[0]]);
+        for (int s : chosen) {
+            writer.beginSeries(firstSeries + s);
+            for (int i = 0; i < samples; i++) {
+                long t = nextTimestampMs[s];
+                nextTimestampMs[s] += 1 + random.nextInt(30_000);
+                long bits = valueBits();
+                writer.sample(t, Double.longBitsToDouble(bits));
+                produced.add(entry(labelText[s], t, bits));
+            }
+            writer.endSeries();
+        }
+        int length = writer.finish();
+        return Arrays.copyOf(writer.bytes(), length);
+    }
+
     private int[] chooseSeries(int partition, int count) {
         int available = (series - partition + partitions - 1) / partitions;
         int n = Math.min(count, available);

@@ -89,6 +89,7 @@ public final class Shard implements AutoCloseable {
         this.watermarks = new StreamWatermarks(streams);
         this.nanoClock = nanoClock;
         this.store = new SeriesStore(accounting, options.chunkRangeMs());
+        store.outOfOrderWindowMs(options.outOfOrderWindowMs());
         this.seriesIndex = new ShardIndex();
         this.registry = new SeriesRegistry(1024);
         this.eviction = new IdleSeriesEviction(store, registry, seriesIndex, stats);

@@ -10,8 +10,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
 public final class ShardStats {
     public enum Counter {
         SAMPLES_APPENDED,
-        /** Same timestamp and same value as the series' last sample: ignored, as Prometheus does. */
+        /** Same timestamp and same value as a sample the series holds: ignored, as Prometheus does. */
         SAMPLES_DUPLICATE,
+        /** Older than their series' newest and than the out-of-order window of the shard's newest sample: rejected. */
+        SAMPLES_TOO_OLD,
+        /** Older than their series' newest, inside the out-of-order window: stored (also counted in SAMPLES_APPENDED). */
         SAMPLES_OUT_OF_ORDER,
         SAMPLES_DUPLICATE_TIMESTAMP,
         /** Samples of series rejected by the cardinality limit. */
