@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * A shard's counters. Written by the shard thread only (release stores, no read-modify-write
  * atomics on the hot path), read by any thread (metrics, tests). Names follow the metrics they
- * become: {@code sluice_samples_rejected_total{reason="out_of_order"}} and so on.
+ * become: {@code sluice_samples_rejected_total{reason="too_old"}} and so on.
  */
 public final class ShardStats {
     public enum Counter {
