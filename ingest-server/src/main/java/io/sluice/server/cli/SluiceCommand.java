@@ -44,7 +44,8 @@ public final class SluiceCommand extends GroupCommand {
             line.addSubcommand("promql-test", new PromqlTestCommand(context));
         }
         if (all || invoked.equals("bench")) {
-            line.addSubcommand("bench", new CommandLine(new BenchCommand()).addSubcommand("replay", new BenchReplayCommand(context)));
+            line.addSubcommand("bench", new CommandLine(new BenchCommand()).addSubcommand("replay", new BenchReplayCommand(context))
+                    .addSubcommand("query-data", new BenchQueryDataCommand(context)));
         }
         line.setOut(context.out());
         line.setErr(context.err());
