@@ -13,8 +13,8 @@
 # --keep). SERVER_HEAP (2g) is Sluice's -Xmx. Prometheus v0.314.0 (`prometheus`, `promtool`) comes from
 # PROMETHEUS_DIR (default ~/.cache/sluice/prometheus-v0.314.0), built there from the Go module
 # benchmarks/anchors/prometheus when missing (Go 1.26; the Go module proxy; a few minutes the first time).
-# Output: the table on stdout; D/result.json; the flame graph in benchmarks/results/flame/
-# (<date>-query-<name>.html and .svg). Exit 1 if the answers differ or a server fails.
+# Output: the table on stdout; every figure in benchmarks/results/<date>-query-vs-prometheus-<N>series.json;
+# the flame graph in benchmarks/results/flame/ (<date>-query-<name>.html and .svg). Exit 1 if the answers differ or a server fails.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -104,6 +104,8 @@ python3 benchmarks/query_vs_prometheus.py --prom "http://127.0.0.1:$prom_port:$p
   --sluice "http://127.0.0.1:$sluice_port:$sluice_pid" --start "$start" --end "$end" --step 15 \
   --runs "$runs" --warmup "$warmup" --json "$dir/result.json" | tee "$dir/result.txt" || status=1
 echo "load after: $(load)"
+mkdir -p benchmarks/results
+cp "$dir/result.json" "benchmarks/results/$(date -u +%F)-query-vs-prometheus-${series}series.json"
 
 # --- flame graph of the slowest query on Sluice ---------------------------------------------------
 if [ "$flame" = 1 ]; then
