@@ -7,8 +7,9 @@
 # alike and times them, alternating (wall, server CPU from /proc, VmHWM). Last, async-profiler records a CPU
 # flame graph of Sluice answering the query it is slowest on next to Prometheus (the lowest speed-up).
 #
-#   benchmarks/query-vs-prometheus.sh [--series N] [--runs R] [--warmup W] [--dir D] [--no-flame] [--keep]
+#   benchmarks/query-vs-prometheus.sh [--series N] [--runs R] [--warmup W] [--only Q,...] [--dir D] [--no-flame] [--keep]
 #
+# --only: some of the queries by name (sum_rate, hist_quantile, topk, group_left, regex_count).
 # Defaults: 10000 series, 10 runs after 3 warm-up runs, D=/tmp/sluice-query-bench (deleted at the end unless
 # --keep). SERVER_HEAP (2g) is Sluice's -Xmx. Prometheus v0.314.0 (`prometheus`, `promtool`) comes from
 # PROMETHEUS_DIR (default ~/.cache/sluice/prometheus-v0.314.0), built there from the Go module
@@ -20,16 +21,17 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 source benchmarks/lib.sh
 
-series=10000 runs=10 warmup=3 dir=/tmp/sluice-query-bench flame=1 keep=0
+series=10000 runs=10 warmup=3 dir=/tmp/sluice-query-bench flame=1 keep=0 only=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --series) series="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
     --warmup) warmup="$2"; shift 2 ;;
+    --only) only=(--only "$2"); shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --no-flame) flame=0; shift ;;
     --keep) keep=1; shift ;;
-    *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
 heap="${SERVER_HEAP:-2g}"
@@ -102,7 +104,7 @@ echo "load before: $(load)"
 status=0
 python3 benchmarks/query_vs_prometheus.py --prom "http://127.0.0.1:$prom_port:$prom_pid" \
   --sluice "http://127.0.0.1:$sluice_port:$sluice_pid" --start "$start" --end "$end" --step 15 \
-  --runs "$runs" --warmup "$warmup" --json "$dir/result.json" | tee "$dir/result.txt" || status=1
+  --runs "$runs" --warmup "$warmup" "${only[@]}" --json "$dir/result.json" | tee "$dir/result.txt" || status=1
 echo "load after: $(load)"
 mkdir -p benchmarks/results
 cp "$dir/result.json" "benchmarks/results/$(date -u +%F)-query-vs-prometheus-${series}series.json"
