@@ -21,7 +21,7 @@ class SluiceCommandTest {
     void anInvokedSubcommandIsTheOnlyOneBuilt() {
         assertThat(line("serve", "--config", "x.yaml").getSubcommands()).containsOnlyKeys("serve");
         assertThat(line("bench", "replay").getSubcommands()).containsOnlyKeys("bench");
-        assertThat(line("bench", "replay").getSubcommands().get("bench").getSubcommands()).containsOnlyKeys("replay");
+        assertThat(line("bench", "replay").getSubcommands().get("bench").getSubcommands()).containsOnlyKeys("replay", "query-data");
         assertThat(line("wal", "inspect", "d").getSubcommands().get("wal").getSubcommands()).containsOnlyKeys("inspect");
     }
 

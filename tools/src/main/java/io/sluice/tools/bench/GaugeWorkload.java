@@ -17,7 +17,7 @@ import java.util.SplittableRandom;
  * so {@link #value} must be called for scrapes 0, 1, 2, ... of a series in order. Labels and hashes
  * are built once; {@link #value} allocates nothing. Single-threaded.
  */
-public final class GaugeWorkload {
+public final class GaugeWorkload implements RoundWorkload {
     /** 15 s, as the harness. */
     public static final long SCRAPE_INTERVAL_MS = 15_000;
     /** The harness' t0 (2024-01-01T00:00:00Z). */
@@ -72,16 +72,19 @@ public final class GaugeWorkload {
                 .add("team", TEAMS[host % 5]);
     }
 
+    @Override
     public int seriesCount() {
         return labels.length;
     }
 
     /** Canonical label bytes of series {@code i} (shared, do not modify). */
+    @Override
     public byte[] labels(int i) {
         return labels[i];
     }
 
     /** The longest canonical label encoding of any series. */
+    @Override
     public int maxLabelsLength() {
         int max = 0;
         for (byte[] l : labels) {
@@ -90,6 +93,7 @@ public final class GaugeWorkload {
         return max;
     }
 
+    @Override
     public long hash(int i) {
         return hashes[i];
     }
@@ -98,7 +102,13 @@ public final class GaugeWorkload {
         return START_MS + scrape * SCRAPE_INTERVAL_MS;
     }
 
+    @Override
+    public long scrapeTimeMs(long round) {
+        return timestampMs(round);
+    }
+
     /** The value of series {@code i} at scrape {@code scrape}; call in scrape order per series. */
+    @Override
     public double value(int i, long scrape) {
         double x = bases[i] + 5 * Math.sin(2 * Math.PI * (scrape * SCRAPE_INTERVAL_MS) / PERIOD_MS + phases[i])
                 + 0.05 * noise[i].nextGaussian();

@@ -30,7 +30,7 @@ public final class ReplayBenchWriter {
     private static final long PROGRESS_INTERVAL_NS = 1_000_000_000L;
 
     private final HeadOptions options;
-    private final GaugeWorkload workload;
+    private final RoundWorkload workload;
     private final PrintWriter progressOut;
 
     // Calling thread only.
@@ -40,7 +40,7 @@ public final class ReplayBenchWriter {
     private long[] recordInBatch; // per shard: the offset whose RECORD entry the current batch holds, -1 none
     private final int maxRecordBytes; // a whole record for one shard, its RECORD entry and a WATERMARK
 
-    public ReplayBenchWriter(HeadOptions options, GaugeWorkload workload, PrintWriter progressOut) {
+    public ReplayBenchWriter(HeadOptions options, RoundWorkload workload, PrintWriter progressOut) {
         this.options = options;
         this.workload = workload;
         this.progressOut = progressOut;
@@ -98,7 +98,7 @@ public final class ReplayBenchWriter {
     /** One scrape of every series: records of {@value #SAMPLES_PER_RECORD} samples; returns the next offset. */
     private long writeRound(long round, long firstOffset) {
         int series = workload.seriesCount();
-        long t = GaugeWorkload.timestampMs(round);
+        long t = workload.scrapeTimeMs(round);
         long offset = firstOffset;
         for (int from = 0; from < series; from += SAMPLES_PER_RECORD, offset++) {
             int to = Math.min(series, from + SAMPLES_PER_RECORD);

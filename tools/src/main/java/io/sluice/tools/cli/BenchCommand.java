@@ -5,6 +5,6 @@ import picocli.CommandLine.Command;
 
 /** {@code sluice bench}: benchmarks that need a process of their own. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks run from the command line.",
-        synopsisSubcommandLabel = "replay")
+        synopsisSubcommandLabel = "replay | query-data")
 final class BenchCommand extends GroupCommand {
 }

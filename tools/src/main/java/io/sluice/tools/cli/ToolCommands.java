@@ -16,9 +16,10 @@ public final class ToolCommands {
     public static final Subcommand LOADGEN = new Subcommand("loadgen", context -> new LoadgenCommand(context));
     /** {@code sluice broker}. */
     public static final Subcommand BROKER = new Subcommand("broker", context -> new BrokerCommand(context));
-    /** {@code sluice bench replay}. */
+    /** {@code sluice bench replay | query-data}. */
     public static final Subcommand BENCH = new Subcommand("bench",
-            context -> new CommandLine(new BenchCommand()).addSubcommand("replay", new BenchReplayCommand(context)));
+            context -> new CommandLine(new BenchCommand()).addSubcommand("replay", new BenchReplayCommand(context))
+                    .addSubcommand("query-data", new BenchQueryDataCommand(context)));
 
     /** {@code sluice promql-test}. */
     public static final Subcommand PROMQL_TEST = new Subcommand("promql-test", context -> new PromqlTestCommand(context));
