@@ -6,9 +6,7 @@ import com.google.re2j.PatternSyntaxException;
 import io.sluice.promql.ast.Expr;
 import io.sluice.promql.labels.Labels;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /** label_replace and label_join: relabel rows, then merge rows that became equal (their steps must not overlap). */
 final class LabelFunctions {
