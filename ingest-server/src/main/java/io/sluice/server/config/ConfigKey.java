@@ -92,7 +92,12 @@ public enum ConfigKey {
             "Topics to consume and the payload format of each: `topic=format[,topic=format...]` "
                     + "(YAML: a map). Formats: " + formatNames() + "."),
     KAFKA_DEAD_LETTER_TOPIC("kafka.dead-letter-topic", "", "none",
-            "Where records that cannot be decoded are produced, with the error and source coordinates in headers."),
+            "Where records that cannot be decoded are produced, with the error and source coordinates in headers. "
+                    + "Its `max.message.bytes` and `kafka.max.request.size` must exceed the largest record consumed "
+                    + "(plus about 1 KiB of headers), or a copy fails (counted and logged)."),
+    KAFKA_DEAD_LETTER_SKIPPED_LINES("kafka.dead-letter-skipped-lines", "false",
+            "Also copy to `kafka.dead-letter-topic` an influx record stored without some of its lines, with reason "
+                    + "`skipped_lines` and the number skipped in header `sluice.skipped.lines`."),
     KAFKA_COMMIT_INTERVAL("kafka.commit-interval", duration(KafkaSettings.DEFAULT_COMMIT_INTERVAL_MS),
             "How often offsets that every shard holds durably are committed to Kafka. After a crash, another "
                     + "instance may store again what was consumed since the last commit."),
