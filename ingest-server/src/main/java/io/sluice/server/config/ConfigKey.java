@@ -53,7 +53,8 @@ public enum ConfigKey {
     HEAD_MAX_SERIES_PER_SHARD("head.max-series-per-shard", number(ShardOptions.DEFAULT_MAX_SERIES),
             "Cardinality limit per shard; samples of new series beyond it are rejected and counted."),
     WAL_SEGMENT_SIZE("wal.segment-size", bytes(ShardOptions.DEFAULT_WAL_SEGMENT_BYTES),
-            "Size of each preallocated WAL segment file: a multiple of 4KiB, 64KiB..1GiB."),
+            "Size of a preallocated WAL segment file: a multiple of 4KiB, 64KiB..1GiB. An empty WAL starts "
+                    + "with a 1MiB segment and each new one doubles, up to this size, so a small instance takes little disk."),
     WAL_SYNC_INTERVAL("wal.sync-interval", duration(ShardOptions.DEFAULT_WAL_SYNC_INTERVAL_MS),
             "Group commit: each shard forces its WAL at most this often (and on shutdown); offsets are committed "
                     + "to Kafka only after that."),
