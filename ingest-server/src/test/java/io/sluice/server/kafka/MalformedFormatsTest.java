@@ -119,6 +119,8 @@ class MalformedFormatsTest {
                     new Bad(utf8("{\"name\":\"e2e_x\",\"labels\":{\"fmt\":\"partial\"},\"value\":"), null, "bad_json"),
                     new Bad(notUtf8(utf8(jsonObject(MARK, "\"1\""))), null, "invalid_utf8"),
                     new Bad(utf8(jsonObject("x", null)), null, "bad_schema"),
+                    // prometheus-kafka-adapter always writes labels (with __name__): without them it is not its message
+                    new Bad(utf8("{\"name\":\"e2e_x\",\"timestamp\":\"2025-01-01T00:00:00Z\",\"value\":\"1\"}"), null, "bad_schema"),
                     new Bad(otlpWithMark(), null, "bad_json"));
             default -> List.of(); // influx rejects lines, not records (but an empty one): see the skipped counters
         };
