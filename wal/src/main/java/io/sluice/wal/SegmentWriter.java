@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class SegmentWriter {
     private final Path directory;
+    private final WalOptions options;
     private final int newSegmentSizeBytes;
     private final int maxPayloadLength;
     private final long syncIntervalNs;
@@ -52,6 +53,7 @@ final class SegmentWriter {
     SegmentWriter(WalOptions options, SegmentPreallocator preallocator, WalMetrics metrics,
                   WalRecovery.Recovered start) {
         this.directory = options.directory();
+        this.options = options;
         this.newSegmentSizeBytes = options.segmentSizeBytes();
         this.maxPayloadLength = options.maxPayloadLength();
         this.syncIntervalNs = TimeUnit.MILLISECONDS.toNanos(options.syncIntervalMs());
@@ -79,7 +81,7 @@ final class SegmentWriter {
         }
         int frameBytes = RecordDescriptor.alignedLength(HEADER_LENGTH + maxPayloadBytes);
         if (sealed || (long) tailOffset + frameBytes + END_MARKER_LENGTH > segment.declaredSize()) {
-            roll();
+            roll(frameBytes);
         }
         claimOffset = tailOffset;
         claimBytes = frameBytes;
@@ -183,14 +185,16 @@ final class SegmentWriter {
             throw new IllegalStateException("cannot roll with a claim open at " + WalPosition.toString(claimPosition()));
         }
         if (sealed || tailOffset > SegmentDescriptor.HEADER_LENGTH) {
-            roll();
+            roll(0);
         }
         return WalPosition.of(segment.index, tailOffset);
     }
 
-    private void roll() throws IOException {
+    /** Starts the next segment, sized by {@link WalOptions#nextSegmentSize} to hold a frame of {@code frameBytes}. */
+    private void roll(int frameBytes) throws IOException {
         int next = segment.index + 1;
-        SegmentFiles.prepare(directory, next, newSegmentSizeBytes, preallocator);
+        int sizeBytes = options.nextSegmentSize(segment.declaredSize(), frameBytes);
+        SegmentFiles.prepare(directory, next, sizeBytes, preallocator);
         try {
             seal();
             SegmentFiles.install(directory, next);
@@ -200,7 +204,7 @@ final class SegmentWriter {
         }
         metrics.onSegmentCreated();
         MappedSegment fresh = MappedSegment.mapReadWrite(SegmentDescriptor.path(directory, next), next,
-                newSegmentSizeBytes, metrics);
+                sizeBytes, metrics);
         segment.close();
         segment = fresh;
         tailOffset = SegmentDescriptor.HEADER_LENGTH;

@@ -86,11 +86,11 @@ final class WalRecovery {
 
     private static MappedSegment createFirst(WalOptions options, int index, SegmentPreallocator preallocator,
                                              WalMetrics metrics) throws IOException {
-        SegmentFiles.prepare(options.directory(), index, options.segmentSizeBytes(), preallocator);
+        SegmentFiles.prepare(options.directory(), index, options.firstSegmentSizeBytes(), preallocator);
         SegmentFiles.install(options.directory(), index);
         metrics.onSegmentCreated();
         return MappedSegment.mapReadWrite(SegmentDescriptor.path(options.directory(), index), index,
-                options.segmentSizeBytes(), metrics);
+                options.firstSegmentSizeBytes(), metrics);
     }
 
     /** Zero-fills a truncated file back to size, zeroes the cut bytes and forces them. */

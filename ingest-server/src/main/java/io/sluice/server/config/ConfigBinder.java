@@ -120,7 +120,8 @@ final class ConfigBinder {
                 kafkaProperties,
                 deadLetterTopic(),
                 durationMs(ConfigKey.KAFKA_COMMIT_INTERVAL, 1, 3_600_000),
-                durationMs(ConfigKey.KAFKA_POLL_TIMEOUT, 1, 60_000));
+                durationMs(ConfigKey.KAFKA_POLL_TIMEOUT, 1, 60_000),
+                bool(ConfigKey.KAFKA_DEAD_LETTER_SKIPPED_LINES));
     }
 
     // ---------------------------------------------------------------- per-key rules

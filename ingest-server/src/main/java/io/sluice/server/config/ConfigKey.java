@@ -53,7 +53,8 @@ public enum ConfigKey {
     HEAD_MAX_SERIES_PER_SHARD("head.max-series-per-shard", number(ShardOptions.DEFAULT_MAX_SERIES),
             "Cardinality limit per shard; samples of new series beyond it are rejected and counted."),
     WAL_SEGMENT_SIZE("wal.segment-size", bytes(ShardOptions.DEFAULT_WAL_SEGMENT_BYTES),
-            "Size of each preallocated WAL segment file: a multiple of 4KiB, 64KiB..1GiB."),
+            "Size of a preallocated WAL segment file: a multiple of 4KiB, 64KiB..1GiB. An empty WAL starts "
+                    + "with a 1MiB segment and each new one doubles, up to this size, so a small instance takes little disk."),
     WAL_SYNC_INTERVAL("wal.sync-interval", duration(ShardOptions.DEFAULT_WAL_SYNC_INTERVAL_MS),
             "Group commit: each shard forces its WAL at most this often (and on shutdown); offsets are committed "
                     + "to Kafka only after that."),
@@ -92,7 +93,12 @@ public enum ConfigKey {
             "Topics to consume and the payload format of each: `topic=format[,topic=format...]` "
                     + "(YAML: a map). Formats: " + formatNames() + "."),
     KAFKA_DEAD_LETTER_TOPIC("kafka.dead-letter-topic", "", "none",
-            "Where records that cannot be decoded are produced, with the error and source coordinates in headers."),
+            "Where records that cannot be decoded are produced, with the error and source coordinates in headers. "
+                    + "Its `max.message.bytes` and `kafka.max.request.size` must exceed the largest record consumed "
+                    + "(plus about 1 KiB of headers), or a copy fails (counted and logged)."),
+    KAFKA_DEAD_LETTER_SKIPPED_LINES("kafka.dead-letter-skipped-lines", "false",
+            "Also copy to `kafka.dead-letter-topic` an influx record stored without some of its lines, with reason "
+                    + "`skipped_lines` and the number skipped in header `sluice.skipped.lines`."),
     KAFKA_COMMIT_INTERVAL("kafka.commit-interval", duration(KafkaSettings.DEFAULT_COMMIT_INTERVAL_MS),
             "How often offsets that every shard holds durably are committed to Kafka. After a crash, another "
                     + "instance may store again what was consumed since the last commit."),

@@ -13,10 +13,12 @@ import java.util.TreeMap;
  * @param formatByTopic    topics to consume and the payload format of each (insertion order kept)
  * @param clientProperties {@code kafka.<property>} settings, passed to the Kafka clients verbatim
  * @param deadLetterTopic  where undecodable records go, or null for nowhere
+ * @param deadLetterSkippedLines also copy there stored records that lost lines (influx)
  */
 public record KafkaSettings(String bootstrapServers, String groupId, String groupInstanceId, int consumerThreads,
                             Map<String, PayloadFormat> formatByTopic, Map<String, String> clientProperties,
-                            String deadLetterTopic, long commitIntervalMs, long pollTimeoutMs) {
+                            String deadLetterTopic, long commitIntervalMs, long pollTimeoutMs,
+                            boolean deadLetterSkippedLines) {
     // The defaults, in one place (ConfigKey shows them, IngestConfig.defaults uses them).
     public static final String DEFAULT_GROUP_ID = "sluice";
     public static final int DEFAULT_CONSUMER_THREADS = 1;

@@ -13,6 +13,8 @@ public final class PayloadException extends Exception {
 
     /** Why a record was rejected. {@link #label()} is the metric label value, stable across releases. */
     public enum Reason {
+        /** The record has no value: 0 bytes or a null value (a tombstone). Nothing to decode in any format. */
+        EMPTY("empty"),
         /** The value ends inside a field, or a length points past the end of its enclosing message. */
         TRUNCATED("truncated"),
         /** The record or its declared uncompressed size exceeds the configured limit. */

@@ -199,12 +199,16 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
         return true;
     }
 
-    /** A line an accepted record lost (influx): counted in the skipped metric, and logged here at most every 10 s. */
+    /**
+     * A line an accepted record lost (influx): counted in the skipped metric, logged here at most every 10 s,
+     * and the record copied to the dead-letter topic if {@code kafka.dead-letter-skipped-lines} is set.
+     */
     private void logSkippedLine(ConsumerRecord<byte[], byte[]> record, PayloadFormat format) {
         String line = formats.skippedLine(format);
         if (line != null) {
             errors.warn("skipped-line", "skipped a line of record " + record.topic() + "-" + record.partition() + "@"
                     + record.offset() + " (" + format.configName() + "), kept the rest: " + line);
+            rejects.skippedLines(record, formats.skippedLines(format), line);
         }
     }
 

@@ -3,7 +3,7 @@ package io.sluice.server.kafka;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -12,17 +12,16 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Copies rejected records to the dead-letter topic: the original key, value, timestamp and headers,
  * plus headers saying why and where from ({@value #REASON}, {@value #MESSAGE}, {@value #SOURCE_TOPIC},
- * {@value #SOURCE_PARTITION}, {@value #SOURCE_OFFSET}; UTF-8 text).
+ * {@value #SOURCE_PARTITION}, {@value #SOURCE_OFFSET}, and {@value #SKIPPED_LINES} for a stored influx record
+ * that lost lines; UTF-8 text).
  *
  * <p>Sends are asynchronous so a bad record never stalls its partition; {@link #flush()} runs before
  * every offset commit, so a record whose offset is committed is in the dead-letter topic (or counted
- * in {@code sluice_dead_letter_failures_total} and logged). Thread-safe (one producer shared by the
+ * in {@code sluice_dead_letter_failures_total}; the caller logs the outcome it is told). Thread-safe (one producer shared by the
  * consumer threads).
  */
 final class DeadLetterPublisher implements AutoCloseable {
@@ -31,12 +30,11 @@ final class DeadLetterPublisher implements AutoCloseable {
     static final String SOURCE_TOPIC = "sluice.source.topic";
     static final String SOURCE_PARTITION = "sluice.source.partition";
     static final String SOURCE_OFFSET = "sluice.source.offset";
-    private static final Logger LOG = LoggerFactory.getLogger(DeadLetterPublisher.class);
+    static final String SKIPPED_LINES = "sluice.skipped.lines";
 
     private final String topic;
     private final KafkaProducer<byte[], byte[]> producer;
     private final IngestMetrics metrics;
-    private final RateLimitedLog failures = new RateLimitedLog(LOG, 10, TimeUnit.SECONDS, System::nanoTime);
     private final AtomicLong unflushed = new AtomicLong();
 
     DeadLetterPublisher(String topic, Map<String, Object> producerProperties, IngestMetrics metrics) {
@@ -45,7 +43,13 @@ final class DeadLetterPublisher implements AutoCloseable {
         this.metrics = metrics;
     }
 
-    void publish(ConsumerRecord<byte[], byte[]> source, String reason, String message) {
+    /**
+     * Copies {@code source} with the error headers; {@code done} is called once the copy is acknowledged
+     * (with null) or has failed (with the error, already counted), on whichever thread learns it.
+     * {@code skippedLines} &gt; 0 adds header {@value #SKIPPED_LINES} (a stored record that lost lines).
+     */
+    void publish(ConsumerRecord<byte[], byte[]> source, String reason, String message, long skippedLines,
+            Consumer<Exception> done) {
         RecordHeaders headers = new RecordHeaders();
         for (Header h : source.headers()) {
             headers.add(h);
@@ -55,6 +59,9 @@ final class DeadLetterPublisher implements AutoCloseable {
         headers.add(SOURCE_TOPIC, utf8(source.topic()));
         headers.add(SOURCE_PARTITION, utf8(Integer.toString(source.partition())));
         headers.add(SOURCE_OFFSET, utf8(Long.toString(source.offset())));
+        if (skippedLines > 0) {
+            headers.add(SKIPPED_LINES, utf8(Long.toString(skippedLines)));
+        }
         ProducerRecord<byte[], byte[]> copy = new ProducerRecord<>(topic, null,
                 source.timestamp() >= 0 ? source.timestamp() : null, source.key(), source.value(), headers);
         unflushed.incrementAndGet();
@@ -63,18 +70,19 @@ final class DeadLetterPublisher implements AutoCloseable {
                 if (error == null) {
                     metrics.deadLettered.increment();
                 } else {
-                    failed(source, error);
+                    metrics.deadLetterFailures.increment();
                 }
+                done.accept(error);
             });
         } catch (KafkaException e) { // e.g. no metadata for the topic within max.block.ms: counted, never thrown
-            failed(source, e);
+            metrics.deadLetterFailures.increment();
+            done.accept(e);
         }
     }
 
-    private void failed(ConsumerRecord<byte[], byte[]> source, Exception error) {
-        metrics.deadLetterFailures.increment();
-        failures.warn("send", "cannot copy rejected record " + source.topic() + "-" + source.partition() + "@"
-                + source.offset() + " to dead-letter topic " + topic + ": " + error.getMessage());
+    /** The dead-letter topic's name. */
+    String topic() {
+        return topic;
     }
 
     /** Fails with one line unless the dead-letter topic exists and has partitions (checked at start). */

@@ -28,12 +28,14 @@ import java.util.TreeMap;
  * @param labelLimits       labels per series, name and value lengths
  * @param commitIntervalMs  how often offsets made durable by every shard are committed
  * @param pollTimeoutMs     the longest a consumer waits in {@code poll} for records
+ * @param deadLetterSkippedLines also copy to the dead-letter topic a stored record that lost lines
+ *                          (influx), with the number lost in a header
  */
 public record IngestConfig(
         String bootstrapServers, String groupId, String groupInstanceId,
         int consumerThreads, Map<String, PayloadFormat> formatByTopic, Map<String, String> kafkaProperties,
         String deadLetterTopic, DecoderLimits decoderLimits, LabelLimits labelLimits,
-        long commitIntervalMs, long pollTimeoutMs) {
+        long commitIntervalMs, long pollTimeoutMs, boolean deadLetterSkippedLines) {
 
     public static final int MAX_CONSUMER_THREADS = 256;
 
@@ -75,6 +77,9 @@ public record IngestConfig(
                         + "' is also consumed: rejected records would come back for ever");
             }
         }
+        if (deadLetterSkippedLines && deadLetterTopic == null) {
+            throw new IllegalArgumentException("deadLetterSkippedLines needs a deadLetterTopic");
+        }
         if (decoderLimits == null) {
             throw new IllegalArgumentException("decoderLimits is missing");
         }
@@ -93,37 +98,42 @@ public record IngestConfig(
     public static IngestConfig defaults(String bootstrapServers, String groupId, Map<String, PayloadFormat> formatByTopic) {
         return new IngestConfig(bootstrapServers, groupId, null, KafkaSettings.DEFAULT_CONSUMER_THREADS, formatByTopic, Map.of(),
                 null, DecoderLimits.DEFAULTS, LabelLimits.DEFAULT, KafkaSettings.DEFAULT_COMMIT_INTERVAL_MS,
-                KafkaSettings.DEFAULT_POLL_TIMEOUT_MS);
+                KafkaSettings.DEFAULT_POLL_TIMEOUT_MS, false);
     }
 
     public IngestConfig withConsumerThreads(int n) {
         return new IngestConfig(bootstrapServers, groupId, groupInstanceId, n, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs);
+                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines);
     }
 
     public IngestConfig withGroupInstanceId(String id) {
         return new IngestConfig(bootstrapServers, groupId, id, consumerThreads, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs);
+                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines);
     }
 
     public IngestConfig withKafkaProperties(Map<String, String> properties) {
         return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, properties,
-                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs);
+                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines);
     }
 
     public IngestConfig withDeadLetterTopic(String topic) {
         return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
-                topic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs);
+                topic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines);
+    }
+
+    public IngestConfig withDeadLetterSkippedLines(boolean copy) {
+        return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
+                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, copy);
     }
 
     public IngestConfig withLimits(DecoderLimits decoder, LabelLimits labels) {
         return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoder, labels, commitIntervalMs, pollTimeoutMs);
+                deadLetterTopic, decoder, labels, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines);
     }
 
     public IngestConfig withCommitIntervalMs(long ms) {
         return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoderLimits, labelLimits, ms, pollTimeoutMs);
+                deadLetterTopic, decoderLimits, labelLimits, ms, pollTimeoutMs, deadLetterSkippedLines);
     }
 
     /** The consumed topics. */

@@ -40,9 +40,10 @@ final class IngestMetrics {
         samplesConsumed = Counter.builder("sluice.samples.consumed")
                 .description("Samples of accepted records handed to the shards").register(registry);
         deadLettered = Counter.builder("sluice.dead.lettered")
-                .description("Rejected records copied to the dead-letter topic").register(registry);
+                .description("Records copied to the dead-letter topic (rejected ones; stored influx records "
+                        + "that lost lines with kafka.dead-letter-skipped-lines)").register(registry);
         deadLetterFailures = Counter.builder("sluice.dead.letter.failures")
-                .description("Rejected records the dead-letter topic did not accept").register(registry);
+                .description("Records the dead-letter topic did not accept (logged, rate-limited)").register(registry);
         partitionPauses = Counter.builder("sluice.partition.pauses")
                 .description("Times a consumer paused its partitions because a shard queue was full").register(registry);
         Gauge.builder("sluice.partitions.paused", pausedPartitions, s -> s.getAsInt())

@@ -42,7 +42,7 @@ public final class KafkaIngest implements AutoCloseable {
             if (config.deadLetterTopic() != null) {
                 dlq = new DeadLetterPublisher(config.deadLetterTopic(), KafkaClientProperties.deadLetterProducer(config), metrics);
             }
-            RejectedRecords rejects = new RejectedRecords(metrics, dlq);
+            RejectedRecords rejects = new RejectedRecords(metrics, dlq, config.deadLetterSkippedLines());
             String commitMetadata = headIdentity(head);
             for (int i = 0; i < config.consumerThreads(); i++) {
                 workers.add(new ConsumerWorker(i, config, head, metrics, rejects, assignedPartitions, commitMetadata));

@@ -5,6 +5,7 @@ import io.sluice.server.format.PayloadDecoder;
 import io.sluice.server.format.PayloadException;
 import io.sluice.server.format.PayloadFormat;
 import io.sluice.server.format.influx.InfluxDecoder;
+import java.util.List;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
@@ -80,6 +81,18 @@ final class RecordFormats {
         for (int i = 0; i < tally.length; i++) {
             tally[i] += d.skippedInLastRecord(i);
         }
+    }
+
+    /** After a routed record of {@code format}: the lines its decoder skipped in it (influx; 0 for other formats). */
+    long skippedLines(PayloadFormat format) {
+        List<String> reasons = format.skipReasons();
+        long n = 0;
+        for (int i = 0; i < reasons.size(); i++) {
+            if (reasons.get(i).startsWith("line_")) {
+                n += decoders[format.ordinal()].skippedInLastRecord(i);
+            }
+        }
+        return n;
     }
 
     /**

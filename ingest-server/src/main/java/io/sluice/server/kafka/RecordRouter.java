@@ -129,6 +129,10 @@ final class RecordRouter implements MetricSink {
      */
     Outcome route(PayloadDecoder decoder, int formatIndex, int streamId, long offset, byte[] value, long recordTimestampMs) {
         byte[] bytes = value == null ? EMPTY : value;
+        if (bytes.length == 0) { // influx and otlp would read it as a valid request of nothing: say so instead
+            return reject(PayloadException.Reason.EMPTY.label(), "empty record (" + (value == null ? "null value" : "0 bytes")
+                    + ")", 0);
+        }
         if (bytes.length > maxRecordBytes) {
             return reject(RejectReasons.TOO_LARGE, "record of " + bytes.length + " bytes exceeds maxRecordBytes "
                     + maxRecordBytes, 0);

@@ -21,7 +21,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,13 +39,16 @@ class BrokerCommandTest {
     void createsTopicsServesAndCleansUpOnStop() throws Exception {
         assumeTrue(KafkaApi.isReal(), KafkaApi.SKIP_REASON);
         StopSignal stop = StopSignal.manual();
+        int port = freePort();
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CompletableFuture<Integer> broker = CompletableFuture.supplyAsync(() -> Main.run(
-                new String[] {"broker", "--topic", "smoke:3", "--topic", "other"},
+                new String[] {"broker", "--topic", "smoke:3", "--topic", "other", "--port", Integer.toString(port),
+                    "--topic", "large:2:max.message.bytes=4194304,retention.ms=3600000", "--config", "message.max.bytes=3145728"},
                 new PrintWriter(out, true), new PrintWriter(err, true), Map.of(), () -> stop));
         try {
             String bootstrap = awaitGroup(READY, out, broker);
+            assertThat(bootstrap).isEqualTo("127.0.0.1:" + port);
             Path data = Path.of(awaitGroup(DATA, out, broker));
             assertThat(data).isDirectory();
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
@@ -51,6 +56,13 @@ class BrokerCommandTest {
                         .allTopicNames().get(30, TimeUnit.SECONDS);
                 assertThat(topics.get("smoke").partitions()).hasSize(3);
                 assertThat(topics.get("other").partitions()).hasSize(1);
+                Config large = admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, "large")))
+                        .all().get(30, TimeUnit.SECONDS).values().iterator().next();
+                assertThat(large.get("max.message.bytes").value()).isEqualTo("4194304");
+                assertThat(large.get("retention.ms").value()).isEqualTo("3600000");
+                Config brokerConfig = admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.BROKER, "1")))
+                        .all().get(30, TimeUnit.SECONDS).values().iterator().next();
+                assertThat(brokerConfig.get("message.max.bytes").value()).isEqualTo("3145728");
             }
             Loadgen.run(LoadgenConfig.of(bootstrap, "smoke", PayloadFormat.SLUICE, 10, 100)); // throws if refused
 
@@ -69,6 +81,28 @@ class BrokerCommandTest {
         CliRun run = CliRun.run("broker", "--topic", "metrics:0");
         assertThat(run.exitCode()).isEqualTo(ExitCodes.CONFIG);
         assertThat(run.err()).contains("'metrics:0' is not NAME or NAME:PARTITIONS with PARTITIONS >= 1");
+    }
+
+    @Test
+    void badTopicConfigurationBrokerPropertiesAndPortsAreOneLineAndExitCode2() {
+        CliRun run = CliRun.run("broker", "--topic", "metrics:2:retention.ms");
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(run.err()).contains("'retention.ms' is not KEY=VALUE (NAME:PARTITIONS:KEY=VALUE,...)");
+        run = CliRun.run("broker", "--config", "message.max.bytes");
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(run.err()).contains("'message.max.bytes' is not KEY=VALUE");
+        run = CliRun.run("broker", "--config", "listeners=PLAINTEXT://0.0.0.0:9092");
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(run.err()).contains("'listeners' is set by the broker command itself");
+        run = CliRun.run("broker", "--port", "70000");
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.CONFIG);
+        assertThat(run.err()).contains("--port 70000 is not 0..65535");
+    }
+
+    private static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
     }
 
     /** Waits for a line of {@code out} that matches and returns its first group. */

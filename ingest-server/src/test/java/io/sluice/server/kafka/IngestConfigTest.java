@@ -38,6 +38,8 @@ class IngestConfigTest {
         assertThatThrownBy(() -> valid().withCommitIntervalMs(0)).hasMessage("commitIntervalMs must be 10..3600000, was 0");
         assertThatThrownBy(() -> valid().withDeadLetterTopic("metrics"))
                 .hasMessage("deadLetterTopic 'metrics' is also consumed: rejected records would come back for ever");
+        assertThatThrownBy(() -> valid().withDeadLetterSkippedLines(true)).hasMessage("deadLetterSkippedLines needs a deadLetterTopic");
+        assertThat(valid().withDeadLetterTopic("dlq").withDeadLetterSkippedLines(true).deadLetterSkippedLines()).isTrue();
         assertThatThrownBy(() -> valid().withKafkaProperties(Map.of("enable.auto.commit", "true")))
                 .hasMessage("kafkaProperties: 'enable.auto.commit' cannot be set: Sluice commits only offsets every shard made durable (exactly-once)");
         assertThatThrownBy(() -> valid().withKafkaProperties(Map.of("group.id", "x")))

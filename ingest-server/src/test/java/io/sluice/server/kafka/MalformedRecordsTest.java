@@ -106,7 +106,7 @@ class MalformedRecordsTest {
             case 2 -> new Object[] {nativeWithLabelValue(new byte[] {(byte) 0xC3, (byte) 0x28}), "invalid_utf8"};
             case 3 -> new Object[] {new byte[MAX_RECORD_BYTES + 1], "too_large"};
             case 4 -> new Object[] {Arrays.copyOf(good, 10), "truncated"};
-            default -> new Object[] {null, "truncated"}; // a tombstone
+            default -> new Object[] {null, "empty"}; // a tombstone
         };
     }
 

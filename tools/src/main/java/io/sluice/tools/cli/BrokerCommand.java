@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -36,20 +38,36 @@ final class BrokerCommand implements Callable<Integer> {
             description = "Keep the broker's data here (reused on the next start); default: a temporary directory deleted on exit.")
     Path dir;
 
-    @Option(names = "--topic", paramLabel = "NAME[:PARTITIONS]", converter = TopicConverter.class,
-            description = "A topic to create (default 1 partition); repeatable.")
+    @Option(names = "--topic", paramLabel = "NAME[:PARTITIONS[:KEY=VALUE,...]]", converter = TopicConverter.class,
+            description = {"A topic to create (default 1 partition), with topic configuration if given, e.g. "
+                    + "'metrics:4:max.message.bytes=10485760,retention.ms=3600000'; repeatable.",
+                    "An existing topic (--dir) is kept as it is."})
     List<TopicSpec> topics = new ArrayList<>();
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "0",
+            description = "Port of the broker's listener on 127.0.0.1 (default: a free one, printed at start).")
+    int port;
+
+    @Option(names = "--config", paramLabel = "KEY=VALUE", converter = BrokerPropertyConverter.class,
+            description = {"A broker property, e.g. 'message.max.bytes=10485760' (the largest record batch the broker "
+                    + "takes, default 1 MiB) or 'log.retention.ms=3600000'; repeatable.",
+                    "Listeners, roles, node id and log directories are the command's own."})
+    List<Map.Entry<String, String>> config = new ArrayList<>();
 
     BrokerCommand(CliContext context) {
         this.context = context;
     }
 
-    /** A topic to create: its name and partition count (at least 1). */
-    record TopicSpec(String name, int partitions) {
+    /** A topic to create: its name, partition count (at least 1) and topic configuration. */
+    record TopicSpec(String name, int partitions, Map<String, String> configs) {
     }
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        if (port < 0 || port > 65_535) {
+            context.error("broker: --port " + port + " is not 0..65535");
+            return ExitCodes.CONFIG;
+        }
         StopSignal stop = context.stopSignal().get();
         Path work = dir != null ? dir : Files.createTempDirectory("sluice-broker-");
         try {
@@ -64,16 +82,17 @@ final class BrokerCommand implements Callable<Integer> {
     private int serve(Path work, StopSignal stop) throws InterruptedException {
         EmbeddedKafka kafka;
         try {
-            kafka = EmbeddedKafka.start(work);
-        } catch (IOException | RuntimeException e) { // e.g. a directory formatted by another broker
+            kafka = EmbeddedKafka.start(work, port, 0, brokerProperties());
+        } catch (IOException | RuntimeException e) { // e.g. a directory formatted by another broker, a bad property
             context.error("broker: cannot start: " + e.getMessage());
             return ExitCodes.FAILURE;
         }
         try (kafka) {
             context.out().println("Kafka broker data in " + work + (dir == null ? " (deleted on exit)" : ""));
             for (TopicSpec topic : topics) {
-                kafka.createTopic(topic.name(), topic.partitions());
-                context.out().println("topic " + topic.name() + ": " + topic.partitions() + " partition(s)");
+                kafka.createTopic(topic.name(), topic.partitions(), topic.configs());
+                context.out().println("topic " + topic.name() + ": " + topic.partitions() + " partition(s)"
+                        + (topic.configs().isEmpty() ? "" : ", " + topic.configs()));
             }
             context.out().println(READY_PREFIX + kafka.bootstrapServers());
             context.out().flush();
@@ -87,16 +106,22 @@ final class BrokerCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    /** Picocli converter: {@code name} or {@code name:partitions}. */
+    private Map<String, String> brokerProperties() {
+        Map<String, String> properties = new LinkedHashMap<>();
+        config.forEach(e -> properties.put(e.getKey(), e.getValue()));
+        return properties;
+    }
+
+    /** Picocli converter: {@code name}, {@code name:partitions} or {@code name:partitions:key=value,...}. */
     static final class TopicConverter implements ITypeConverter<TopicSpec> {
         @Override
         public TopicSpec convert(String value) {
-            int colon = value.lastIndexOf(':');
-            String name = colon < 0 ? value : value.substring(0, colon);
+            String[] parts = value.split(":", 3); // a topic name has no ':'
+            String name = parts[0];
             int partitions = 1;
-            if (colon >= 0) {
+            if (parts.length > 1) {
                 try {
-                    partitions = Integer.parseInt(value.substring(colon + 1));
+                    partitions = Integer.parseInt(parts[1]);
                 } catch (NumberFormatException e) {
                     partitions = 0;
                 }
@@ -104,7 +129,42 @@ final class BrokerCommand implements Callable<Integer> {
             if (name.isEmpty() || partitions < 1) {
                 throw new TypeConversionException("'" + value + "' is not NAME or NAME:PARTITIONS with PARTITIONS >= 1");
             }
-            return new TopicSpec(name, partitions);
+            Map<String, String> configs = new LinkedHashMap<>();
+            if (parts.length > 2) {
+                for (String entry : parts[2].split(",", -1)) {
+                    Map.Entry<String, String> kv = keyValue(entry);
+                    if (kv == null) {
+                        throw new TypeConversionException("'" + value + "': '" + entry
+                                + "' is not KEY=VALUE (NAME:PARTITIONS:KEY=VALUE,...)");
+                    }
+                    configs.put(kv.getKey(), kv.getValue());
+                }
+            }
+            return new TopicSpec(name, partitions, Map.copyOf(configs));
         }
+    }
+
+    /** Picocli converter: {@code key=value}, not one of the embedded broker's own properties. */
+    static final class BrokerPropertyConverter implements ITypeConverter<Map.Entry<String, String>> {
+        @Override
+        public Map.Entry<String, String> convert(String value) {
+            Map.Entry<String, String> kv = keyValue(value);
+            if (kv == null) {
+                throw new TypeConversionException("'" + value + "' is not KEY=VALUE");
+            }
+            if (EmbeddedKafka.MANAGED_PROPERTIES.contains(kv.getKey())) {
+                throw new TypeConversionException("'" + kv.getKey() + "' is set by the broker command itself");
+            }
+            return kv;
+        }
+    }
+
+    /** {@code key=value} with a non-empty key, else null. */
+    private static Map.Entry<String, String> keyValue(String text) {
+        int eq = text.indexOf('=');
+        if (eq <= 0) {
+            return null;
+        }
+        return Map.entry(text.substring(0, eq).strip(), text.substring(eq + 1).strip());
     }
 }

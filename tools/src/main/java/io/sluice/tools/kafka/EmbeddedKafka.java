@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -49,6 +50,10 @@ public final class EmbeddedKafka implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafka.class);
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
     private static final String LOOPBACK = "127.0.0.1";
+    /** Broker properties that make this a single loopback node; {@code start} refuses to override them. */
+    public static final Set<String> MANAGED_PROPERTIES = Set.of("process.roles", "node.id", "controller.quorum.voters",
+            "listeners", "advertised.listeners", "controller.listener.names", "inter.broker.listener.name",
+            "listener.security.protocol.map", "log.dirs", "log.dir");
 
     private final KafkaRaftServer server;
     private final String bootstrapServers;
@@ -76,8 +81,26 @@ public final class EmbeddedKafka implements AutoCloseable {
      * reuses the address) fails the start with Kafka's bind error.
      */
     public static EmbeddedKafka start(Path dir, int brokerPort, int controllerPort) throws IOException {
+        return start(dir, brokerPort, controllerPort, Map.of());
+    }
+
+    /**
+     * As {@link #start(Path, int, int)}, with broker properties ({@code message.max.bytes}, {@code
+     * log.retention.ms}...) set over this class's; a port of 0 picks a free one. The properties that make
+     * the broker a loopback single node ({@link #MANAGED_PROPERTIES}) are refused.
+     */
+    public static EmbeddedKafka start(Path dir, int brokerPort, int controllerPort, Map<String, String> overrides)
+            throws IOException {
+        for (String key : overrides.keySet()) {
+            if (MANAGED_PROPERTIES.contains(key)) {
+                throw new IllegalArgumentException("broker property " + key + " is set by the embedded broker itself");
+            }
+        }
+        brokerPort = brokerPort == 0 ? freePort() : brokerPort;
+        controllerPort = controllerPort == 0 ? freePort() : controllerPort;
         Files.createDirectories(dir);
         Properties props = brokerProperties(dir.resolve("logs"), brokerPort, controllerPort);
+        props.putAll(overrides);
         format(dir, props);
         KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
         server.startup();
@@ -109,8 +132,17 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /** Creates a topic (replication 1) and waits until every partition has a leader; an existing topic is kept. */
     public void createTopic(String name, int partitions) {
+        createTopic(name, partitions, Map.of());
+    }
+
+    /**
+     * As {@link #createTopic(String, int)}, with topic configuration ({@code max.message.bytes},
+     * {@code retention.ms}...); an existing topic is kept as it is.
+     */
+    public void createTopic(String name, int partitions, Map<String, String> configs) {
         try {
-            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(60, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs))).all()
+                    .get(60, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
                 throw new IllegalStateException("cannot create topic " + name + ": " + e.getCause().getMessage(), e.getCause());

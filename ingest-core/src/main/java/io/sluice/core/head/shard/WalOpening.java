@@ -17,6 +17,12 @@ import java.io.IOException;
 final class WalOpening implements Checkpoints.WalReopener {
     private static final System.Logger LOG = System.getLogger(Shard.class.getName());
 
+    /**
+     * The first segment of an empty WAL; the next ones double up to {@code wal.segment-size}, so a fresh
+     * or small head preallocates a few MiB per shard rather than two full segments.
+     */
+    static final int FIRST_SEGMENT_BYTES = 1 << 20;
+
     private final int shardIndex;
     private final ShardOptions options;
     private Wal wal;
@@ -30,6 +36,7 @@ final class WalOpening implements Checkpoints.WalReopener {
     Wal open(long newestCheckpoint) throws IOException {
         wal = Wal.open(WalOptions.builder(options.walDirectory())
                 .segmentSizeBytes((int) options.walSegmentBytes())
+                .firstSegmentSizeBytes((int) Math.min(FIRST_SEGMENT_BYTES, options.walSegmentBytes()))
                 .syncIntervalMs(options.walSyncIntervalMs())
                 .build(), newestCheckpoint);
         logRepair(wal.openReport());

@@ -185,8 +185,8 @@ public final class JsonDecoder implements PayloadDecoder {
         if (!hasTimestamp || !hasValue) {
             throw new PayloadException(Reason.BAD_SCHEMA, 0, "record", hasValue ? "no timestamp" : "no value");
         }
-        if (name.count() == 0 && !hasLabels) {
-            throw new PayloadException(Reason.BAD_SCHEMA, 0, "record", "neither name nor labels");
+        if (!hasLabels) { // the adapter always writes labels (with __name__); its Avro schema requires them
+            throw new PayloadException(Reason.BAD_SCHEMA, 0, "record", "no labels");
         }
         if (name.count() > 0 && labelsMetricName >= 0 && !sameBytes(name, 0, labels, labelsMetricName)) {
             throw new PayloadException(Reason.BAD_SCHEMA, 0, "record", "name differs from labels.__name__");

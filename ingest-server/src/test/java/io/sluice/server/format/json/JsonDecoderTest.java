@@ -87,7 +87,7 @@ class JsonDecoderTest {
     void nameBecomesTheMetricNameWhenTheLabelsHaveNone() throws PayloadException {
         assertThat(decode("{\"name\":\"up\",\"labels\":{\"job\":\"a\"},\"value\":\"1\",\"timestamp\":\"2020-01-01T00:00:00Z\"}"))
                 .isEqualTo(sample(new String[] {"__name__", "up", "job", "a"}, JAN_2020_MS, bits(1)));
-        assertThat(decode("{\"name\":\"up\",\"value\":\"1\",\"timestamp\":\"2020-01-01T00:00:00Z\"}"))
+        assertThat(decode("{\"name\":\"up\",\"labels\":{},\"value\":\"1\",\"timestamp\":\"2020-01-01T00:00:00Z\"}"))
                 .isEqualTo(sample(new String[] {"__name__", "up"}, JAN_2020_MS, bits(1)));
         assertThat(reject("{\"name\":\"up\",\"labels\":{\"__name__\":\"down\"},\"value\":\"1\",\"timestamp\":\"2020-01-01T00:00:00Z\"}")
                 .reason()).isEqualTo(Reason.BAD_SCHEMA);
@@ -185,6 +185,16 @@ class JsonDecoderTest {
         }
         assertThat(reject("{\"name\":\"up\",\"value\":\"1\",\"timestamp\":\"2020-01-01T00:00:00Z\",\"x\":[}").position())
                 .isEqualTo(65);
+    }
+
+    @Test
+    void aMessageWithoutLabelsIsMalformedAsTheAdapterAlwaysWritesThem() throws PayloadException {
+        String ts = "\"timestamp\":\"2020-01-01T00:00:00Z\",\"value\":\"1\"";
+        PayloadException e = reject("{" + ts + ",\"name\":\"up\"}");
+        assertThat(e.reason()).isEqualTo(Reason.BAD_SCHEMA);
+        assertThat(e.getMessage()).endsWith("no labels");
+        assertThat(decode("{" + ts + ",\"labels\":{\"__name__\":\"up\",\"job\":\"a\"}}")).as("labels without name")
+                .isEqualTo(sample(new String[] {"__name__", "up", "job", "a"}, JAN_2020_MS, bits(1)));
     }
 
     @Test
