@@ -84,7 +84,10 @@ public enum ConfigKey {
     QUERY_MAX_SAMPLES("query.max-samples", number(QueryOptions.DEFAULTS.maxSamples()),
             "Samples (points) one query may return; more answer 422 (an export past its first 64KiB is cut off)."),
     QUERY_LOOKBACK_DELTA("query.lookback-delta", duration(QueryOptions.DEFAULTS.lookbackDeltaMs()),
-            "How far back an instant selection looks for a series' latest sample (Prometheus' lookback delta).");
+            "How far back an instant selection looks for a series' latest sample (Prometheus' lookback delta)."),
+    QUERY_TIMEOUT("query.timeout", duration(QueryOptions.DEFAULTS.timeoutMs()),
+            "The longest a PromQL query (query, query_range) may evaluate; longer ones answer 503 `timeout`. "
+                    + "A request's `timeout` parameter can only shorten it.");
 
     private final String key;
     /** The default as text, parsed like any other value; "" = unset (optional); null = required. */

@@ -13,7 +13,7 @@ import java.nio.file.Path;
  * @param head          shards, WAL and queue settings; its data directory is {@code data.dir}
  * @param decoderLimits record size limits ({@code limits.record-bytes}, {@code limits.uncompressed-bytes})
  * @param labelLimits   label limits ({@code limits.labels-per-series}, ...)
- * @param query         query API limits ({@code query.max-series}, {@code query.max-samples}, {@code query.lookback-delta})
+ * @param query         query API limits ({@code query.max-series}, {@code query.max-samples}, {@code query.lookback-delta}, {@code query.timeout})
  * @param httpThreads   threads answering the query API ({@code http.threads})
  */
 public record SluiceConfig(Path dataDir, String httpHost, int httpPort, HeadOptions head, KafkaSettings kafka,
