@@ -62,7 +62,13 @@ final class RouterHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             try {
                 blockingExecutor.execute(() -> {
                     try {
-                        Reply reply = answer(entry.route(), retained);
+                        ClientConnection.set(ctx.channel());
+                        Reply reply;
+                        try {
+                            reply = answer(entry.route(), retained);
+                        } finally {
+                            ClientConnection.clear();
+                        }
                         if (reply.isStreamed()) {
                             stream(ctx, retained, reply);
                         } else {
@@ -96,8 +102,8 @@ final class RouterHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             return reply != null ? reply : internalError(request, new IllegalStateException("the route returned no reply"));
         } catch (ReplyException e) {
             return e.reply();
-        } catch (Exception | AssertionError e) {
-            return internalError(request, e);
+        } catch (Exception | AssertionError | StackOverflowError e) {
+            return internalError(request, e); // an Error escaping would end the worker with no reply: the client would hang
         }
     }
 

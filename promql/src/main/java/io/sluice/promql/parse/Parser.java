@@ -438,6 +438,9 @@ public final class Parser {
 
     /** RE2's message for the pattern as written (not as anchored). */
     private static String regexError(String pattern, IllegalArgumentException e) {
+        if (LabelMatcher.tooLarge(pattern) != null || e.getCause() instanceof StackOverflowError) {
+            return e.getMessage(); // refused before (or instead of) compiling: not compiled again here
+        }
         try {
             com.google.re2j.Pattern.compile(pattern);
         } catch (com.google.re2j.PatternSyntaxException pe) {
