@@ -59,12 +59,13 @@ class PrometheusDifferentialTest {
     private static final double[] LE = {0.05, 0.1, 0.5, 1, 5};
 
     @TempDir
-    Path dir;
+    static Path dir;
     private long t0;
     private List<EncodedSeries> data;
     private IngestInstance sluice;
     private HttpServer http;
     private ReferencePrometheus prometheus;
+    private final int[] nonEmpty = new int[1];
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     @BeforeAll
@@ -270,9 +271,18 @@ class PrometheusDifferentialTest {
 
     @Test
     void generatedQueriesAgreeWithPrometheus() throws Exception {
+        String show = System.getProperty("promql.diff.show"); // "QUERY|PATH|PARAMS": print both answers
+        for (String one : show == null ? new String[0] : show.split(";;")) {
+            String[] p = one.split("\\|");
+            String form = "query=" + URLEncoder.encode(p[0], StandardCharsets.UTF_8) + "&" + p[2];
+            System.out.println("QUERY      " + p[0]);
+            System.out.println("SLUICE     " + post(sluiceUrl() + p[1], form).body());
+            System.out.println("PROMETHEUS " + post(prometheus.url() + p[1], form).body());
+        }
         int n = Integer.getInteger("promql.diff.queries", DEFAULT_QUERIES);
         QueryGrammar grammar = new QueryGrammar(new Random(Long.getLong("promql.diff.seed", 1414)));
         List<String> mismatches = new ArrayList<>();
+        nonEmpty[0] = 0;
         int compared = 0;
         for (int i = 0; i < n; i++) {
             String q = grammar.query();
@@ -284,6 +294,8 @@ class PrometheusDifferentialTest {
             compared += 2;
         }
         assertThat(mismatches).as("of %d queries, those whose answers differ from Prometheus'", compared).isEmpty();
+        assertThat(nonEmpty[0]).as("queries with a non-empty answer from both: the grammar must mostly make results")
+                .isGreaterThan(compared / 2);
     }
 
     private static String seconds(long ms) {
@@ -295,6 +307,9 @@ class PrometheusDifferentialTest {
         HttpResponse<String> ours = post(sluiceUrl() + path, form);
         HttpResponse<String> theirs = post(prometheus.url() + path, form);
         String diff = ResultComparison.diff(query, path.endsWith("query"), ours.statusCode(), ours.body(), theirs.statusCode(), theirs.body());
+        if (ours.statusCode() == 200 && !ours.body().contains("\"result\":[]")) {
+            nonEmpty[0]++;
+        }
         if (diff != null) {
             mismatches.add(path + "?" + params + " " + query + "\n    " + diff);
         }
