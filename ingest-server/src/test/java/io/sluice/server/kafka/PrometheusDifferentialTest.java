@@ -43,7 +43,8 @@ import org.junit.jupiter.api.io.TempDir;
  * <li>queries generated from a small grammar (every binary operator, aggregation, function family and
  * modifier, nested) go to both HTTP APIs as instant and range queries; the results must agree: the same
  * status and error type, the same series, floats within a relative 1e-9 (or both NaN), in the same order
- * where Prometheus orders ({@code sort*}, {@code topk}/{@code bottomk} of an instant query).</li>
+ * where Prometheus orders ({@code sort*}, {@code topk}/{@code bottomk} of an instant query); and
+ * {@code format_query} and {@code parse_query} must answer the same bytes.</li>
  * </ul>
  *
  * <p>OpenMetrics cannot carry Prometheus' stale markers (a NaN written is an ordinary NaN), so staleness
@@ -292,6 +293,14 @@ class PrometheusDifferentialTest {
             compare(q, "/api/v1/query_range", "start=" + seconds(start) + "&end=" + seconds(start + 3_600_000) + "&step=" + (60 + grammar.rnd.nextInt(240)),
                     mismatches);
             compared += 2;
+            for (String path : new String[] {"/api/v1/format_query", "/api/v1/parse_query"}) {
+                String form = "query=" + URLEncoder.encode(q, StandardCharsets.UTF_8);
+                HttpResponse<String> ours = post(sluiceUrl() + path, form);
+                HttpResponse<String> theirs = post(prometheus.url() + path, form);
+                if (ours.statusCode() != theirs.statusCode() || !ours.body().equals(theirs.body())) {
+                    mismatches.add(path + " " + q + "\n    " + ours.body() + "\n vs " + theirs.body());
+                }
+            }
         }
         assertThat(mismatches).as("of %d queries, those whose answers differ from Prometheus'", compared).isEmpty();
         assertThat(nonEmpty[0]).as("queries with a non-empty answer from both: the grammar must mostly make results")
