@@ -83,6 +83,11 @@ final class PromqlRoutes {
     private QueryResult run(Evaluation evaluation) throws ApiError {
         try {
             return evaluation.run();
+        } catch (StackOverflowError e) {
+            // Deep recursion outside the parser's bounds: RE2J's matcher recurses once per nested empty-width
+            // loop, so a regex like (a*)* repeated thousands of times exhausts the worker's stack while matching.
+            throw ApiError.execution("query too complex to evaluate: the worker thread's stack was exhausted "
+                    + "(a deeply nested regular expression?)");
         } catch (PromQLException e) {
             throw switch (e.type()) {
                 case BAD_DATA -> ApiError.badData(e.getMessage());
