@@ -14,7 +14,7 @@ ASYNC_PROFILER_LIB="$(pwd)/benchmarks/target/async-profiler/linux-$(uname -m | s
 
 build_benchmarks_jar() {
   if [ ! -f "$BENCH_JAR" ] || [ ! -f "$ASYNC_PROFILER_LIB" ] \
-     || [ -n "$(find wal ingest-core ingest-server benchmarks -name '*.java' -newer "$BENCH_JAR" -print -quit 2>/dev/null)" ]; then
+     || [ -n "$(find wal ingest-core ingest-server tools benchmarks -name '*.java' -newer "$BENCH_JAR" -print -quit 2>/dev/null)" ]; then
     ./mvnw -q -B -DskipTests -pl benchmarks -am package
   fi
 }

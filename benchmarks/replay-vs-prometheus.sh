@@ -5,13 +5,13 @@
 # restart from the checkpoint (Prometheus: also its normal restart with chunks_head). Data directories go
 # under $WORK (default /tmp) and are deleted after each N.
 #   benchmarks/replay-vs-prometheus.sh [N ...]        default: 10000000 100000000
-# Needs: ingest-server/target/sluice.jar (./mvnw -pl ingest-server -am package -DskipTests), GNU time,
+# Needs: tools/target/sluice.jar (./mvnw -pl tools -am package -DskipTests), GNU time,
 # and Go for the Prometheus harness (benchmarks/anchors/prometheus), which the script builds when its
 # binary is missing or older than its sources (or PROMHARNESS=path to use another binary).
 set -u
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 java="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
-jar="$root/ingest-server/target/sluice.jar"
+jar="$root/tools/target/sluice.jar"
 anchor="$root/benchmarks/anchors/prometheus"
 prom="${PROMHARNESS:-$anchor/promharness}"
 stale() { [ ! -x "$prom" ] || [ -n "$(find "$anchor" -maxdepth 1 -name '*.go' -newer "$prom")" ] \

@@ -46,8 +46,8 @@ while [ $# -gt 0 ]; do
 done
 samples=$((series * 10 * windows))   # the loadgen sends 10 scrapes of a series per record: whole windows
 heap="${SERVER_HEAP:-2g}"
-jar="${RESTART_JAR:-$root/ingest-server/target/sluice.jar}"   # RESTART_JAR: measure a copy while the tree rebuilds (SLUICE_* would be server settings)
-[ -f "$jar" ] || ./mvnw -q -B -DskipTests -pl ingest-server -am package
+jar="${RESTART_JAR:-$root/tools/target/sluice.jar}"   # RESTART_JAR: measure a copy while the tree rebuilds (SLUICE_* would be server settings)
+[ -f "$jar" ] || ./mvnw -q -B -DskipTests -pl tools -am package
 if [ "$profile" = 1 ]; then build_benchmarks_jar; fi
 
 rm -rf "$dir"; mkdir -p "$dir/logs"

@@ -3,7 +3,9 @@
 
 Both must parse as YAML; every service has an image or a build whose Dockerfile exists; every
 depends_on names a service with a valid condition; named volumes are declared and bind-mounted files
-exist; Sluice's port is the image's EXPOSE; Prometheus scrapes Sluice and remote-reads from it.
+exist; Sluice's port is the image's EXPOSE; the Thanos Querier has a StoreAPI endpoint for every Sluice
+instance, each of which serves the StoreAPI on that port with its own external labels; Prometheus
+scrapes Sluice and remote-reads from it.
 Prints one line per problem and exits 1 if there is any.
 Usage: check-compose.py COMPOSE_FILE PROMETHEUS_FILE
 """
@@ -14,7 +16,7 @@ import sys
 import yaml
 
 CONDITIONS = {"service_started", "service_healthy", "service_completed_successfully"}
-REQUIRED = {"kafka", "kafka-init", "sluice", "prometheus", "loadgen"}
+REQUIRED = {"kafka", "kafka-init", "sluice", "sluice-2", "thanos-query", "prometheus", "loadgen"}
 
 
 def check_compose(path, problems):
@@ -51,6 +53,28 @@ def check_compose(path, problems):
     ports = (services.get("sluice") or {}).get("ports") or []
     if not any(str(p).endswith(":" + exposed_port(base)) for p in ports):
         problems.append(f"{path}: sluice does not publish the image's EXPOSEd port {exposed_port(base)}")
+    check_thanos(path, services, problems)
+
+
+def check_thanos(path, services, problems):
+    """Every Sluice instance is a strict endpoint of the Querier, on the port it serves the StoreAPI on."""
+    command = [str(c) for c in (services.get("thanos-query") or {}).get("command") or []]
+    if not command or command[0] != "query":
+        problems.append(f"{path}: thanos-query does not run 'query'")
+    endpoints = {c.split("=", 1)[1] for c in command if c.startswith("--endpoint-strict=")}
+    replica = {c.split("=", 1)[1] for c in command if c.startswith("--query.replica-label=")}
+    labels = set()
+    for name in ("sluice", "sluice-2"):
+        env = (services.get(name) or {}).get("environment") or {}
+        port = str(env.get("SLUICE_STORE_GRPC_PORT", ""))
+        if f"{name}:{port}" not in endpoints:
+            problems.append(f"{path}: thanos-query has no --endpoint-strict={name}:{port or '?'}")
+        external = dict(kv.split("=", 1) for kv in str(env.get("SLUICE_STORE_EXTERNAL_LABELS", "")).split(",") if "=" in kv)
+        if not replica & external.keys():
+            problems.append(f"{path}: {name}'s external labels carry no --query.replica-label of thanos-query")
+        labels.add(tuple(sorted(external.items())))
+    if len(labels) != 2:
+        problems.append(f"{path}: sluice and sluice-2 advertise the same external labels")
 
 
 def has_healthcheck(service, base):

@@ -27,6 +27,7 @@ fi
 
 mkdir -p "$cache"
 export GOFLAGS="${GOFLAGS:-} -mod=readonly -buildvcs=false"
+export GOWORK=off # the module ships a go.work naming directories its zip leaves out
 echo "prometheus build: downloading github.com/prometheus/prometheus@${version}" >&2
 dir="$(go mod download -json "github.com/prometheus/prometheus@${version}" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
 if [[ -z "$dir" || ! -f "$dir/go.mod" ]]; then
@@ -37,7 +38,7 @@ for cmd in promtool prometheus; do
   if [[ ! -x "$cache/$cmd" ]]; then
     echo "prometheus build: building ${dir}/cmd/${cmd} (minutes on two cores)" >&2
     tmp="$cache/$cmd.tmp.$$"
-    (cd "$dir" && go build -trimpath -o "$tmp" "./cmd/$cmd")
+    (cd "$dir" && go build -o "$tmp" "./cmd/$cmd")
     mv -f "$tmp" "$cache/$cmd"
   fi
 done

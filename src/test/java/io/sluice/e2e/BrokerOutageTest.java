@@ -2,7 +2,7 @@ package io.sluice.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.server.kafka.EmbeddedKafka;
+import io.sluice.tools.kafka.EmbeddedKafka;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;

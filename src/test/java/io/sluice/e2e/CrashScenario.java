@@ -1,6 +1,6 @@
 package io.sluice.e2e;
 
-import io.sluice.server.kafka.EmbeddedKafka;
+import io.sluice.tools.kafka.EmbeddedKafka;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

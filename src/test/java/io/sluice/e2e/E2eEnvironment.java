@@ -1,6 +1,6 @@
 package io.sluice.e2e;
 
-import io.sluice.server.kafka.EmbeddedKafka;
+import io.sluice.tools.kafka.EmbeddedKafka;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -26,11 +26,11 @@ final class E2eEnvironment {
 
     /** The shaded server jar; a missing jar is a clear failure, not a confusing process exit. */
     static Path serverJar() {
-        String configured = System.getProperty("sluice.jar", "ingest-server/target/sluice.jar");
+        String configured = System.getProperty("sluice.jar", "tools/target/sluice.jar");
         Path jar = Path.of(configured).toAbsolutePath().normalize();
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("the server jar " + jar + " does not exist: build it first, e.g."
-                    + " ./mvnw -pl src/test -am verify (the reactor packages ingest-server before these tests),"
+                    + " ./mvnw -pl src/test -am verify (the reactor packages the tools jar before these tests),"
                     + " or pass -Dsluice.jar=PATH");
         }
         return jar;

@@ -12,7 +12,7 @@ import java.util.Arrays;
  * record per partition holding sample {@code k} of each of the partition's series. So "rounds 0 to
  * K-1 were produced" says exactly which samples must be stored, once each.
  */
-final class KnownSamples {
+final class KnownSamples implements RoundSource {
     static final String METRIC = "e2e_samples";
     static final long START_MS = 1_763_800_000_000L;
     static final long STEP_MS = 15_000;
@@ -35,7 +35,8 @@ final class KnownSamples {
         return series;
     }
 
-    int partitions() {
+    @Override
+    public int partitions() {
         return partitions;
     }
 
@@ -52,7 +53,8 @@ final class KnownSamples {
     }
 
     /** The record of {@code partition} in {@code round}. Not thread-safe (one encoder). */
-    byte[] record(int partition, int round) {
+    @Override
+    public byte[] record(int partition, int round) {
         long t = timestampMs(round);
         encoder.reset(t);
         for (int s = partition; s < series; s += partitions) {

@@ -11,7 +11,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * Writes {@link KnownSamples} rounds into a topic from its own thread, one round per
+ * Writes rounds of a {@link RoundSource} (e.g. {@link KnownSamples}) into a topic from its own thread, one round per
  * {@code roundInterval} (pacing, so the rounds spread over the server kills), until stopped or
  * the last round is written. Idempotent and acknowledged by all replicas, with timeouts long
  * enough to ride out a 30 s broker outage: every round it reports is in the topic exactly once.
@@ -20,7 +20,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * Kafka producer and the samples' encoder.
  */
 final class SampleProducer implements AutoCloseable {
-    private final KnownSamples samples;
+    private final RoundSource samples;
     private final String topic;
     private final KafkaProducer<byte[], byte[]> producer;
     private final long roundIntervalNs;
@@ -33,7 +33,7 @@ final class SampleProducer implements AutoCloseable {
     private Thread thread;
 
     /** Writes rounds {@code firstRound} to {@code endRound - 1} (unless stopped before). */
-    SampleProducer(String bootstrapServers, String topic, KnownSamples samples, Duration roundInterval, int firstRound,
+    SampleProducer(String bootstrapServers, String topic, RoundSource samples, Duration roundInterval, int firstRound,
                    int endRound) {
         this.samples = samples;
         this.topic = topic;

@@ -2,6 +2,7 @@ package io.sluice.server;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.head.Head;
+import io.sluice.server.config.ConfigException;
 import io.sluice.server.config.KafkaSettings;
 import io.sluice.server.config.SluiceConfig;
 import io.sluice.server.kafka.IngestConfig;
@@ -23,8 +24,16 @@ public final class KafkaIngestStarter implements Ingest.Starter {
 
     private final IngestConfig ingestConfig;
 
-    public KafkaIngestStarter(SluiceConfig config) {
-        this.ingestConfig = ingestConfig(config);
+    /**
+     * The starter for {@code config}; a configuration the consumers refuse (IngestConfig re-checks what
+     * ConfigLoader checked) is a one-line {@link ConfigException}.
+     */
+    public KafkaIngestStarter(SluiceConfig config) throws ConfigException {
+        try {
+            this.ingestConfig = ingestConfig(config);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("kafka configuration refused: " + e.getMessage());
+        }
     }
 
     /** The consumers' part of the configuration. */

@@ -16,14 +16,15 @@ import io.sluice.server.metrics.ProcessMetrics;
 import io.sluice.server.metrics.ReplayMetrics;
 import io.sluice.server.metrics.ReplayProgressLog;
 import io.sluice.server.query.QueryApi;
+import io.sluice.server.store.StoreApiServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The service: the head (shards and WALs), the HTTP server and ingestion, started and stopped in
- * order.
+ * The service: the head (shards and WALs), the HTTP server, the Thanos StoreAPI gRPC server (when
+ * {@code store.grpc.port} is set) and ingestion, started and stopped in order.
  *
  * <p>Start: metrics and HTTP first, so a scrape can watch the WAL replay and {@code /-/ready} says
  * "replaying"; then the head (returns once every shard has replayed its WAL); then ingestion,
@@ -41,15 +42,17 @@ public final class SluiceServer implements AutoCloseable {
     private final ProcessMetrics metrics;
     private final Head head;
     private final HttpServer http;
+    private final StoreApiServer storeApi; // null when store.grpc.port is off
     private volatile Ingest ingest;      // set once by start, read by readiness checks (HTTP thread)
     private volatile boolean stopping;
     private boolean closed;              // guarded by this
 
-    private SluiceServer(SluiceConfig config, ProcessMetrics metrics, Head head, HttpServer http) {
+    private SluiceServer(SluiceConfig config, ProcessMetrics metrics, Head head, HttpServer http, StoreApiServer storeApi) {
         this.config = config;
         this.metrics = metrics;
         this.head = head;
         this.http = http;
+        this.storeApi = storeApi;
     }
 
     /**
@@ -83,12 +86,23 @@ public final class SluiceServer implements AutoCloseable {
         QueryApi.addTo(router, head, config.query(), metrics.registry(), System::currentTimeMillis);
         HttpServer http;
         try {
-            http = HttpServer.start(config.httpHost(), config.httpPort(), config.httpThreads(), router);
+            http = HttpServer.start(config.httpHost(), config.httpPort(), config.http(), router, metrics.registry());
         } catch (IOException e) {
             metrics.close();
             throw e;
         }
-        SluiceServer server = new SluiceServer(config, metrics, head, http);
+        StoreApiServer storeApi = null;
+        if (config.storeApi().enabled()) {
+            try {
+                storeApi = StoreApiServer.start(config.storeApi(), head, config.query(), config.httpThreads(),
+                        metrics.registry(), () -> head.isReady() ? null : "replaying the write-ahead logs");
+            } catch (IOException e) {
+                closeQuietly("HTTP server", http);
+                metrics.close();
+                throw e;
+            }
+        }
+        SluiceServer server = new SluiceServer(config, metrics, head, http, storeApi);
         self[0] = server;
         try {
             server.startHead();
@@ -144,6 +158,11 @@ public final class SluiceServer implements AutoCloseable {
         return notReadyReason() == null;
     }
 
+    /** The StoreAPI gRPC server's port, or -1 when it is off. */
+    public int storeApiPort() {
+        return storeApi == null ? -1 : storeApi.port();
+    }
+
     /** Where HTTP listens. */
     public InetSocketAddress httpAddress() {
         return http.address();
@@ -173,6 +192,9 @@ public final class SluiceServer implements AutoCloseable {
         Ingest current = ingest;
         if (current != null) {
             closeQuietly("ingestion", current);
+        }
+        if (storeApi != null) {
+            closeQuietly("StoreAPI gRPC server", storeApi); // before the head: its calls read the head
         }
         closeQuietly("head", head);
         closeQuietly("HTTP server", http);

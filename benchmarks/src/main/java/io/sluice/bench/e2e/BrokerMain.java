@@ -1,6 +1,6 @@
 package io.sluice.bench.e2e;
 
-import io.sluice.server.kafka.EmbeddedKafka;
+import io.sluice.tools.kafka.EmbeddedKafka;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;

@@ -2,7 +2,7 @@ package io.sluice.bench.e2e;
 
 import io.sluice.core.labels.LabelsBuilder;
 import io.sluice.core.labels.LabelsStatus;
-import io.sluice.server.loadgen.NodeExporterModel;
+import io.sluice.tools.loadgen.NodeExporterModel;
 import java.util.Arrays;
 
 /**

@@ -1,6 +1,6 @@
 package io.sluice.bench.e2e;
 
-import io.sluice.server.kafka.TopicLeaders;
+import io.sluice.tools.kafka.TopicLeaders;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

@@ -8,7 +8,7 @@ import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.format.PayloadFormat;
 import io.sluice.server.kafka.ConsumerPath;
-import io.sluice.server.loadgen.LoadgenConfig;
+import io.sluice.tools.loadgen.LoadgenConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +42,7 @@ public final class ConsumerPathBench {
         System.out.printf("consumer path without broker: %,d series, %,d measured samples after %,d warm-up, %d shards%n",
                 series, samples, warmup, shards);
         for (PayloadFormat format : PayloadFormat.values()) {
-            if (!io.sluice.server.loadgen.PayloadWriter.writes(format)) {
+            if (!io.sluice.tools.loadgen.PayloadWriter.writes(format)) {
                 continue; // the harness feeds what the load generator writes
             }
             if (which.equals("all") || which.equals(format.configName())) {

@@ -6,12 +6,12 @@ import io.sluice.core.head.HeadOptions;
 import io.sluice.core.head.shard.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.format.PayloadFormat;
-import io.sluice.server.kafka.EmbeddedKafka;
 import io.sluice.server.kafka.IngestConfig;
 import io.sluice.server.kafka.KafkaIngest;
-import io.sluice.server.loadgen.Loadgen;
-import io.sluice.server.loadgen.LoadgenConfig;
-import io.sluice.server.loadgen.LoadgenResult;
+import io.sluice.tools.kafka.EmbeddedKafka;
+import io.sluice.tools.loadgen.Loadgen;
+import io.sluice.tools.loadgen.LoadgenConfig;
+import io.sluice.tools.loadgen.LoadgenResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,7 +48,7 @@ public final class EndToEndBench {
                 samples, series, partitions, threads, shards, dir);
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
             for (PayloadFormat format : PayloadFormat.values()) {
-                if (!io.sluice.server.loadgen.PayloadWriter.writes(format)) {
+                if (!io.sluice.tools.loadgen.PayloadWriter.writes(format)) {
                     continue; // the harness feeds what the load generator writes
                 }
                 if (which.equals("all") || which.equals(format.configName())) {

@@ -1,9 +1,9 @@
 package io.sluice.bench.kafka;
 
-import io.sluice.server.loadgen.LoadPlan;
-import io.sluice.server.loadgen.LoadgenConfig;
-import io.sluice.server.loadgen.NodeExporterModel;
-import io.sluice.server.loadgen.PayloadWriter;
+import io.sluice.tools.loadgen.LoadPlan;
+import io.sluice.tools.loadgen.LoadgenConfig;
+import io.sluice.tools.loadgen.NodeExporterModel;
+import io.sluice.tools.loadgen.PayloadWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

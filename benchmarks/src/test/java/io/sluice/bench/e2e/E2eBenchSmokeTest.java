@@ -3,7 +3,7 @@ package io.sluice.bench.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.server.kafka.EmbeddedKafka;
+import io.sluice.tools.kafka.EmbeddedKafka;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -25,7 +25,7 @@ class HeadBenchmarksSanityTest {
         assertThat(b.appendBatch()).isEqualTo(1_000);
         b.trim();
         assertThat(b.driver.shard.stats().get(ShardStats.Counter.SAMPLES_APPENDED) - before).isEqualTo(HeadAppendBenchmark.SAMPLES);
-        assertThat(b.driver.shard.stats().get(ShardStats.Counter.SAMPLES_OUT_OF_ORDER)).isZero();
+        assertThat(b.driver.shard.stats().get(ShardStats.Counter.SAMPLES_TOO_OLD)).isZero();
         b.tearDown();
     }
 

@@ -235,6 +235,21 @@ public final class Head implements AutoCloseable {
         return HeadQuery.run(shards, minTimeMs, maxTimeMs, matchers);
     }
 
+    /**
+     * The first and last sample time over all shards as {@code {min, max}}, or null while no series
+     * has a sample (what a Thanos Querier is told, to prune). Any thread; O(series), copies no chunk.
+     */
+    public long[] timeRange() {
+        long[] range = null;
+        for (Shard shard : shards) {
+            long[] r = shard.timeRange();
+            if (r != null) {
+                range = range == null ? r : new long[] {Math.min(range[0], r[0]), Math.max(range[1], r[1])};
+            }
+        }
+        return range;
+    }
+
     /** Label names across shards, sorted. */
     public List<String> labelNames() {
         TreeSet<String> names = new TreeSet<>();

@@ -16,14 +16,24 @@ import java.nio.file.Path;
  * @param chunkFileBytes       size of one chunk file
  * @param retentionMs          {@code storage.retention}: closed chunks older than this (sample time, against
  *                             the shard's newest sample) are dropped at checkpoints (0: never)
+ * @param outOfOrderWindowMs   {@code head.out-of-order-window}: a sample older than its series' newest is stored if it
+ *                             is at most this much older than its shard's newest sample, else rejected as too old (0: none)
  */
 public record HeadOptions(Path dataDirectory, int shards, long walSegmentBytes, long walSyncIntervalMs, int queueBatches,
                           int batchBytes, int maxSeriesPerShard, long chunkRangeMs, long checkpointIntervalMs,
-                          long seriesIdleTimeoutMs, long chunkFileBytes, long retentionMs) {
+                          long seriesIdleTimeoutMs, long chunkFileBytes, long retentionMs, long outOfOrderWindowMs) {
     public HeadOptions {
         if (shards < 1 || shards > 1024) {
             throw new IllegalArgumentException("shards must be 1..1024, not " + shards);
         }
+    }
+
+    /** Options with the default out-of-order window. */
+    public HeadOptions(Path dataDirectory, int shards, long walSegmentBytes, long walSyncIntervalMs, int queueBatches,
+                       int batchBytes, int maxSeriesPerShard, long chunkRangeMs, long checkpointIntervalMs,
+                       long seriesIdleTimeoutMs, long chunkFileBytes, long retentionMs) {
+        this(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard, chunkRangeMs,
+                checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, ShardOptions.DEFAULT_OUT_OF_ORDER_WINDOW_MS);
     }
 
     /** Options without the persistence settings: defaults for those. */
@@ -42,37 +52,42 @@ public record HeadOptions(Path dataDirectory, int shards, long walSegmentBytes, 
 
     public HeadOptions withShards(int n) {
         return new HeadOptions(dataDirectory, n, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
-                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
+                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, outOfOrderWindowMs);
     }
 
     public HeadOptions withWalSegmentBytes(long bytes) {
         return new HeadOptions(dataDirectory, shards, bytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
-                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
+                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, outOfOrderWindowMs);
     }
 
     public HeadOptions withQueue(int batches, int bytesPerBatch) {
         return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, batches, bytesPerBatch, maxSeriesPerShard,
-                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
+                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, outOfOrderWindowMs);
     }
 
     public HeadOptions withCheckpointIntervalMs(long intervalMs) {
         return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
-                chunkRangeMs, intervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
+                chunkRangeMs, intervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, outOfOrderWindowMs);
     }
 
     public HeadOptions withSeriesIdleTimeoutMs(long timeoutMs) {
         return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
-                chunkRangeMs, checkpointIntervalMs, timeoutMs, chunkFileBytes, retentionMs);
+                chunkRangeMs, checkpointIntervalMs, timeoutMs, chunkFileBytes, retentionMs, outOfOrderWindowMs);
     }
 
     public HeadOptions withChunkFileBytes(long bytes) {
         return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
-                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, bytes, retentionMs);
+                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, bytes, retentionMs, outOfOrderWindowMs);
     }
 
     public HeadOptions withRetentionMs(long ms) {
         return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
-                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, ms);
+                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, ms, outOfOrderWindowMs);
+    }
+
+    public HeadOptions withOutOfOrderWindowMs(long ms) {
+        return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
+                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, ms);
     }
 
     /** The directory of shard {@code index}. */
@@ -83,6 +98,6 @@ public record HeadOptions(Path dataDirectory, int shards, long walSegmentBytes, 
     ShardOptions shard(int index) {
         return new ShardOptions(shardDirectory(index).resolve("wal"), walSegmentBytes, walSyncIntervalMs,
                 queueBatches, batchBytes, maxSeriesPerShard, chunkRangeMs, 4, checkpointIntervalMs, seriesIdleTimeoutMs,
-                chunkFileBytes, retentionMs);
+                chunkFileBytes, retentionMs, outOfOrderWindowMs);
     }
 }

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link HeadQuery} selection by time range without copying chunks first (the series' first and last
  * timestamps decide, {@link HeadQuery#next()} skips a series whose gap spans the range), and the
- * allocation of a one-series select among many that share a metric name.
+ * allocation of a one-series select among many that share a metric name; {@link Head#timeRange()}.
  */
 class HeadQueryTest {
     private static final long HOUR_MS = 3_600_000L;
@@ -52,6 +52,14 @@ class HeadQueryTest {
             assertThat(names(head, 100_500, 10 * HOUR_MS)).containsExactly("gap", "late", "wide");
             assertThat(names(head, 10 * HOUR_MS + 1, Long.MAX_VALUE)).isEmpty();
             assertThat(head.query(40_000, 60_000, Matcher.re("__name__", ".+")).size()).as("an upper bound").isEqualTo(2);
+            assertThat(head.timeRange()).as("first and last sample over every series").containsExactly(1_000, 10 * HOUR_MS);
+        }
+    }
+
+    @Test
+    void anEmptyHeadHasNoTimeRange() throws IOException {
+        try (Head head = open(2)) {
+            assertThat(head.timeRange()).isNull();
         }
     }
 

@@ -15,7 +15,7 @@ public record CliContext(PrintWriter out, PrintWriter err, Map<String, String> e
                          Supplier<StopSignal> stopSignal) {
 
     /** A one-line error on stderr, as every command reports what stops it. */
-    void error(String message) {
+    public void error(String message) {
         err.println("sluice: " + message);
         err.flush();
     }

@@ -5,7 +5,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** A command that only groups subcommands: run alone, it prints its usage to stderr and exits 2. */
-abstract class GroupCommand implements Callable<Integer> {
+public abstract class GroupCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 

@@ -1,6 +1,7 @@
 package io.sluice.server.cli;
 
 import io.sluice.server.Ingest;
+import io.sluice.server.KafkaIngestStarter;
 import io.sluice.server.SluiceServer;
 import io.sluice.server.StopSignal;
 import io.sluice.server.config.ConfigException;
@@ -39,15 +40,13 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         SluiceConfig config;
+        Ingest.Starter ingest;
         try {
             config = ConfigLoader.load(configFile, context.environment(), overrides);
             BrokerCheck.check(config.kafka(), BrokerCheck.DEFAULT_TIMEOUT_MS);
+            ingest = new KafkaIngestStarter(config);
         } catch (ConfigException e) {
             context.error(e.getMessage());
-            return ExitCodes.CONFIG;
-        }
-        Ingest.Starter ingest = IngestStarters.kafka(config, context);
-        if (ingest == null) {
             return ExitCodes.CONFIG;
         }
         StopSignal stop = context.stopSignal().get();

@@ -1,58 +1,53 @@
 package io.sluice.server.cli;
 
-import java.util.Set;
+import java.util.List;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code sluice}: the top command; it only holds the subcommands. */
+/**
+ * {@code sluice}: the top command; it only holds the subcommands. This module brings the service's
+ * own ({@link #SERVICE}: serve, wal); the tools module adds demo, loadgen, broker and bench to the
+ * same top command in the {@code ./sluice} jar.
+ */
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceCommand.Version.class,
-        description = "Ingests metric samples from Kafka into an in-memory head of XOR chunks in front of a WAL.",
-        synopsisSubcommandLabel = "(serve | demo | loadgen | wal | broker | bench | promql-test)")
+        description = "Ingests metric samples from Kafka into an in-memory head of XOR chunks in front of a WAL.")
 public final class SluiceCommand extends GroupCommand {
-    /** The command line with every subcommand, its output and error streams set from {@code context}. */
-    public static CommandLine commandLine(CliContext context) {
-        return commandLine(context, new String[0]);
+    /** One subcommand: its name and how to build it for a context (only when it may run). */
+    public record Subcommand(String name, Function<CliContext, Object> build) {
     }
 
+    /** {@code sluice serve}. */
+    public static final Subcommand SERVE = new Subcommand("serve", ServeCommand::new);
+    /** {@code sluice wal inspect}. */
+    public static final Subcommand WAL = new Subcommand("wal",
+            context -> new CommandLine(new WalCommand()).addSubcommand("inspect", new WalInspectCommand(context)));
+    /** The service's own subcommands. */
+    public static final List<Subcommand> SERVICE = List.of(SERVE, WAL);
+
     /**
-     * The command line for {@code args}: when {@code args[0]} names a subcommand, only that one is
-     * built, else all of them (top-level help, usage, an unknown name). Why: picocli builds a
-     * command's model by reflection over its options, and loads the classes its fields name; building
-     * all of them cost ~0.3 CPU-s and up to 0.8 s of every start, a restart included, for five commands
-     * that do not run.
+     * The command line for {@code args}: when {@code args[0]} names one of {@code subcommands}, only
+     * that one is built, else all of them (top-level help, usage, an unknown name). Why: picocli builds
+     * a command's model by reflection over its options, and loads the classes its fields name; building
+     * all six cost ~0.3 CPU-s and up to 0.8 s of every start, a restart included, for five commands
+     * that do not run. Output and error streams are set from {@code context}.
      */
-    public static CommandLine commandLine(CliContext context, String[] args) {
+    public static CommandLine commandLine(CliContext context, String[] args, List<Subcommand> subcommands) {
         String invoked = args.length > 0 ? args[0] : "";
-        boolean all = !SUBCOMMANDS.contains(invoked);
+        boolean all = subcommands.stream().noneMatch(s -> s.name().equals(invoked));
         CommandLine line = new CommandLine(new SluiceCommand());
-        if (all || invoked.equals("serve")) {
-            line.addSubcommand("serve", new ServeCommand(context));
+        for (Subcommand subcommand : subcommands) {
+            if (all || invoked.equals(subcommand.name())) {
+                line.addSubcommand(subcommand.name(), subcommand.build().apply(context));
+            }
         }
-        if (all || invoked.equals("demo")) {
-            line.addSubcommand("demo", new DemoCommand(context));
-        }
-        if (all || invoked.equals("loadgen")) {
-            line.addSubcommand("loadgen", new LoadgenCommand(context));
-        }
-        if (all || invoked.equals("wal")) {
-            line.addSubcommand("wal", new CommandLine(new WalCommand()).addSubcommand("inspect", new WalInspectCommand(context)));
-        }
-        if (all || invoked.equals("broker")) {
-            line.addSubcommand("broker", new BrokerCommand(context));
-        }
-        if (all || invoked.equals("promql-test")) {
-            line.addSubcommand("promql-test", new PromqlTestCommand(context));
-        }
-        if (all || invoked.equals("bench")) {
-            line.addSubcommand("bench", new CommandLine(new BenchCommand()).addSubcommand("replay", new BenchReplayCommand(context)));
-        }
+        line.getCommandSpec().usageMessage().synopsisSubcommandLabel(
+                subcommands.stream().map(Subcommand::name).collect(Collectors.joining(" | ", "(", ")")));
         line.setOut(context.out());
         line.setErr(context.err());
         return line;
     }
-
-    /** The subcommands' names, as the synopsis lists them. */
-    static final Set<String> SUBCOMMANDS = Set.of("serve", "demo", "loadgen", "wal", "broker", "bench", "promql-test");
 
     /** {@code sluice --version}: the jar's implementation version when packaged. */
     static final class Version implements CommandLine.IVersionProvider {

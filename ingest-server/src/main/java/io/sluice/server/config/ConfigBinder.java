@@ -6,11 +6,13 @@ import io.sluice.core.labels.LabelLimits;
 import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.format.PayloadFormat;
 import io.sluice.server.query.QueryOptions;
+import io.sluice.server.store.StoreApiOptions;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -44,7 +46,8 @@ final class ConfigBinder {
                 HeadOptions.defaults(dataDir).chunkRangeMs())
                 .withCheckpointIntervalMs(durationMs(ConfigKey.HEAD_CHECKPOINT_INTERVAL, 0, 7 * 86_400_000L))
                 .withSeriesIdleTimeoutMs(durationMs(ConfigKey.HEAD_SERIES_IDLE_TIMEOUT, 0, 365 * 86_400_000L))
-                .withRetentionMs(durationMs(ConfigKey.STORAGE_RETENTION, 0, 100L * 365 * 86_400_000L));
+                .withRetentionMs(durationMs(ConfigKey.STORAGE_RETENTION, 0, 100L * 365 * 86_400_000L))
+                .withOutOfOrderWindowMs(durationMs(ConfigKey.HEAD_OUT_OF_ORDER_WINDOW, 0, 365 * 86_400_000L));
         DecoderLimits decoderLimits = new DecoderLimits(
                 (int) bytes(ConfigKey.LIMITS_RECORD_BYTES, 1, Integer.MAX_VALUE),
                 (int) bytes(ConfigKey.LIMITS_UNCOMPRESSED_BYTES, 1, Integer.MAX_VALUE));
@@ -59,8 +62,53 @@ final class ConfigBinder {
                 durationMs(ConfigKey.QUERY_LOOKBACK_DELTA, 1, 30L * 86_400_000),
                 durationMs(ConfigKey.QUERY_TIMEOUT, 1, 86_400_000L));
         return new SluiceConfig(dataDir, host(), integer(ConfigKey.HTTP_PORT, 0, 65_535, 0), head, kafka(),
-                decoderLimits, labelLimits, query,
-                integer(ConfigKey.HTTP_THREADS, 1, 1024, ConfigKey.defaultHttpThreads()));
+                decoderLimits, labelLimits, query, http(), storeApi());
+    }
+
+    private HttpOptions http() throws ConfigException {
+        return new HttpOptions(
+                integer(ConfigKey.HTTP_THREADS, 1, 1024, HttpOptions.defaultThreads()),
+                integer(ConfigKey.HTTP_MAX_CONNECTIONS, 1, 1_000_000, HttpOptions.defaultMaxConnections()),
+                durationMs(ConfigKey.HTTP_IDLE_TIMEOUT, 1_000, 3_600_000),
+                durationMs(ConfigKey.HTTP_HEADER_READ_TIMEOUT, 1_000, 3_600_000),
+                durationMs(ConfigKey.HTTP_REQUEST_TIMEOUT, 1_000, 3_600_000),
+                optional(ConfigKey.HTTP_WEB_CONFIG_FILE) == null ? null : path(ConfigKey.HTTP_WEB_CONFIG_FILE));
+    }
+
+    private StoreApiOptions storeApi() throws ConfigException {
+        String host = text(ConfigKey.STORE_GRPC_HOST);
+        if (host.chars().anyMatch(Character::isWhitespace)) {
+            throw ConfigException.badValue(settings.get(ConfigKey.STORE_GRPC_HOST), "is not a host name or address");
+        }
+        String cert = optional(ConfigKey.STORE_GRPC_TLS_CERT_FILE);
+        String key = optional(ConfigKey.STORE_GRPC_TLS_KEY_FILE);
+        if ((cert == null) != (key == null)) {
+            ConfigKey set = cert == null ? ConfigKey.STORE_GRPC_TLS_KEY_FILE : ConfigKey.STORE_GRPC_TLS_CERT_FILE;
+            throw ConfigException.badValue(settings.get(set), "needs " + (cert == null
+                    ? ConfigKey.STORE_GRPC_TLS_CERT_FILE : ConfigKey.STORE_GRPC_TLS_KEY_FILE).key() + " as well");
+        }
+        return new StoreApiOptions(host, integer(ConfigKey.STORE_GRPC_PORT, 0, 65_535, StoreApiOptions.OFF),
+                externalLabels(), (int) bytes(ConfigKey.STORE_GRPC_MAX_MESSAGE_SIZE, 1 << 10, 1 << 30),
+                cert == null ? null : Path.of(cert), key == null ? null : Path.of(key));
+    }
+
+    private Map<String, String> externalLabels() throws ConfigException {
+        Setting setting = settings.get(ConfigKey.STORE_EXTERNAL_LABELS);
+        String text = optional(ConfigKey.STORE_EXTERNAL_LABELS);
+        Map<String, String> labels = new TreeMap<>();
+        if (text == null) {
+            return labels;
+        }
+        for (String entry : text.split(",", -1)) {
+            int eq = entry.indexOf('=');
+            String name = eq < 0 ? "" : entry.substring(0, eq).strip();
+            String value = eq < 0 ? "" : entry.substring(eq + 1).strip();
+            if (name.isEmpty() || value.isEmpty() || name.equals("__name__") || labels.put(name, value) != null) {
+                throw ConfigException.badValue(setting, "is not a list of distinct name=value with non-empty values "
+                        + "(bad entry '" + entry.strip() + "')");
+            }
+        }
+        return labels;
     }
 
     private KafkaSettings kafka() throws ConfigException {

@@ -5,6 +5,7 @@ import io.sluice.core.labels.LabelLimits;
 import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.format.PayloadFormat;
 import io.sluice.server.query.QueryOptions;
+import io.sluice.server.store.StoreApiOptions;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -26,8 +27,27 @@ public enum ConfigKey {
     HTTP_HOST("http.host", "0.0.0.0", "Address the HTTP server (query API, metrics, health) binds to."),
     HTTP_PORT("http.port", "9095", "Port of the HTTP server; 0 picks a free one (logged at start)."),
     HTTP_THREADS("http.threads", "", "max(2, number of cores)",
-            "Threads that answer the query API (query, query_range, series, labels, export, remote-read) "
-                    + "concurrently (1..1024); health and metrics answer on the event loop."),
+            "Query API requests (query, query_range, series, labels, export, remote-read) that work at once "
+                    + "(1..1024); more wait in arrival order, and a response waiting for a slow client gives its slot "
+                    + "back. Health and metrics answer on the event loop."),
+    HTTP_MAX_CONNECTIONS("http.max-connections", "", "min(1024, descriptor limit - reserve)",
+            "Open HTTP connections; one more closes the connection idle the longest, or itself when none is idle "
+                    + "(counted, logged once per burst). Never more than the "
+                    + "process' descriptor limit minus a reserve of a quarter of it (at least 256) that the shards keep "
+                    + "for WAL segments and chunk files."),
+    HTTP_IDLE_TIMEOUT("http.idle-timeout", duration(HttpOptions.DEFAULT_IDLE_TIMEOUT_MS),
+            "A connection with no request in progress, or whose client takes no bytes of a response, for this long "
+                    + "is closed (1s..1h)."),
+    HTTP_HEADER_READ_TIMEOUT("http.header-read-timeout", duration(HttpOptions.DEFAULT_HEADER_TIMEOUT_MS),
+            "Longest time from a request's first byte to the end of its headers (1s..1h)."),
+    HTTP_REQUEST_TIMEOUT("http.request-timeout", duration(HttpOptions.DEFAULT_REQUEST_TIMEOUT_MS),
+            "Longest time from a request's first byte to the end of its body (1s..1h); the query itself is bounded "
+                    + "by the `query.*` limits."),
+    HTTP_WEB_CONFIG_FILE("http.web-config-file", "", "none",
+            "TLS (certificate, key, optional client CA), basic-auth users with bcrypt hashes and bearer tokens for every "
+                    + "HTTP endpoint, "
+                    + "in the format of Prometheus' `--web.config.file` (see [docs/http.md](docs/http.md#security)); reloaded when it or a file "
+                    + "it names changes."),
     HEAD_SHARDS("head.shards", "", "number of cores",
             "Shards: worker threads, each the single writer of its series and its own WAL (1..1024)."),
     HEAD_MAX_SERIES_PER_SHARD("head.max-series-per-shard", number(ShardOptions.DEFAULT_MAX_SERIES),
@@ -44,6 +64,11 @@ public enum ConfigKey {
             "A series whose last sample is this much older than its shard's newest sample has its open chunk cut to "
                     + "the chunk files at the next checkpoint (it stays queryable and costs only its struct, labels and "
                     + "chunk list). 0: never."),
+    HEAD_OUT_OF_ORDER_WINDOW("head.out-of-order-window", duration(ShardOptions.DEFAULT_OUT_OF_ORDER_WINDOW_MS),
+            "A sample older than its series' newest is stored if it is at most this much older than its shard's newest "
+                    + "sample (counted `sluice_samples_out_of_order_total`), else rejected as `too_old`. The default suits "
+                    + "Kafka: producers that do not key by series spread a series over partitions, read in fetch order, and "
+                    + "after a restart or rebalance partitions catch up at different speeds. 0: none is stored (Prometheus' rule)."),
     STORAGE_RETENTION("storage.retention", duration(ShardOptions.DEFAULT_RETENTION_MS),
             "How long samples are kept, in sample time against the shard's newest sample: at each checkpoint closed "
                     + "chunks whose last sample is older are dropped, chunk files nothing references are deleted, and "
@@ -85,6 +110,19 @@ public enum ConfigKey {
             "Samples (points) one query may return; more answer 422 (an export past its first 64KiB is cut off)."),
     QUERY_LOOKBACK_DELTA("query.lookback-delta", duration(QueryOptions.DEFAULTS.lookbackDeltaMs()),
             "How far back an instant selection looks for a series' latest sample (Prometheus' lookback delta)."),
+    STORE_GRPC_PORT("store.grpc.port", "", "off",
+            "Port of the Thanos StoreAPI gRPC server (a Thanos Querier's `--endpoint`; Thanos' own convention is "
+                    + "10901); 0 picks a free one (logged at start). Off unless set: it serves every series to whoever "
+                    + "connects."),
+    STORE_GRPC_HOST("store.grpc.host", "0.0.0.0", "Address the StoreAPI gRPC server binds to."),
+    STORE_EXTERNAL_LABELS("store.external-labels", "", "none",
+            "Labels this instance adds to every series it serves over the StoreAPI and advertises to the Querier, "
+                    + "`name=value[,name=value...]` (YAML: a map), e.g. `cluster=eu1,sluice_instance=a`."),
+    STORE_GRPC_MAX_MESSAGE_SIZE("store.grpc.max-message-size", bytes(StoreApiOptions.DEFAULT_MAX_MESSAGE_BYTES),
+            "Largest gRPC request the StoreAPI server accepts (1KiB..1GiB); one series is one response message."),
+    STORE_GRPC_TLS_CERT_FILE("store.grpc.tls-cert-file", "", "none",
+            "PEM certificate chain: the StoreAPI serves TLS (with `store.grpc.tls-key-file`); unset: plaintext."),
+    STORE_GRPC_TLS_KEY_FILE("store.grpc.tls-key-file", "", "none", "PEM private key (PKCS#8) of `store.grpc.tls-cert-file`."),
     QUERY_TIMEOUT("query.timeout", duration(QueryOptions.DEFAULTS.timeoutMs()),
             "The longest a PromQL query (query, query_range) may evaluate; longer ones answer 503 `timeout`. "
                     + "A request's `timeout` parameter can only shorten it.");
@@ -126,11 +164,6 @@ public enum ConfigKey {
     /** The default of {@code head.shards}: one shard per core. */
     static int defaultShards() {
         return Runtime.getRuntime().availableProcessors();
-    }
-
-    /** The default of {@code http.threads}: one per core, at least two (one long export must not block every query). */
-    static int defaultHttpThreads() {
-        return Math.max(2, Runtime.getRuntime().availableProcessors());
     }
 
     /** The dotted key, e.g. {@code http.port}. */

@@ -69,8 +69,9 @@ final class YamlSettings {
             String key = prefix + keyNode.getValue();
             Node value = tuple.getValueNode();
             String source = fileName + " line " + line(keyNode.getStartMark());
-            if (value instanceof MappingNode child && key.equals(ConfigKey.KAFKA_TOPICS.key())) {
-                settings.add(new Setting(key, topics(child), source));
+            if (value instanceof MappingNode child && (key.equals(ConfigKey.KAFKA_TOPICS.key())
+                    || key.equals(ConfigKey.STORE_EXTERNAL_LABELS.key()))) {
+                settings.add(new Setting(key, pairs(key, child), source));
             } else if (value instanceof MappingNode child) {
                 flatten(key + ".", child);
             } else if (value instanceof SequenceNode sequence) {
@@ -81,13 +82,16 @@ final class YamlSettings {
         }
     }
 
-    /** A topic map as {@code topic=format,...}: topic names cannot hold ',' or '=' (Kafka allows [a-zA-Z0-9._-]). */
-    private String topics(MappingNode map) throws ConfigException {
+    /**
+     * A map as {@code name=value,...}: {@code kafka.topics} (topic names cannot hold ',' or '=', Kafka
+     * allows [a-zA-Z0-9._-]) and {@code store.external-labels}.
+     */
+    private String pairs(String key, MappingNode map) throws ConfigException {
         StringJoiner joined = new StringJoiner(",");
         for (NodeTuple tuple : map.getValue()) {
             if (!(tuple.getKeyNode() instanceof ScalarNode topic) || !(tuple.getValueNode() instanceof ScalarNode format)) {
                 throw new ConfigException(fileName + at(tuple.getKeyNode().getStartMark())
-                        + ": kafka.topics maps each topic name to a format name");
+                        + ": " + key + " maps names to plain values");
             }
             joined.add(topic.getValue() + "=" + format.getValue());
         }

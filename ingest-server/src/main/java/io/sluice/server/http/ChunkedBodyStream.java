@@ -19,19 +19,19 @@ import java.io.OutputStream;
  * buffer leaves as one HTTP chunk. The response head goes out with the first chunk, so until then
  * ({@link #isCommitted()} false) the route may still answer with an error instead.
  *
- * <p>Backpressure: when Netty's outbound buffer is above its high-water mark the writer waits for the
- * chunk it just wrote, so at most a few chunks per connection are in memory. A closed connection, or
- * a client that reads nothing for {@link #STALLED_CLIENT_MS}, makes the write throw {@link IOException}
- * (the caller then closes the connection).
+ * <p>Backpressure: when the connection's outbound buffer is above its high-water mark
+ * ({@link HttpServer#WRITE_BUFFER_HIGH_BYTES}) the writer waits for the chunk it just wrote, without
+ * its query permit ({@link QueryPermits#awaitClient}): a client that reads slowly or not at all costs
+ * this buffer, the buffered chunks and a parked virtual thread, never a query slot. A closed connection
+ * (the idle timeout closes one whose client took nothing for {@code http.idle-timeout}) makes the write
+ * throw {@link IOException} (the caller then closes the connection).
  *
  * <p>Used by one worker thread (the route's); Netty hands the writes to the channel's event loop.
  */
 final class ChunkedBodyStream extends OutputStream {
     static final int CHUNK_BYTES = 64 << 10;
-    /** A client that reads nothing for this long loses the connection, so it cannot hold a worker thread for ever. */
-    static final long STALLED_CLIENT_MS = 60_000;
-
     private final ChannelHandlerContext ctx;
+    private final QueryPermits permits;
     private final Reply reply;
     private final boolean keepAlive;
     private final byte[] buffer = new byte[CHUNK_BYTES];
@@ -39,8 +39,9 @@ final class ChunkedBodyStream extends OutputStream {
     private boolean committed;
     private boolean finished;
 
-    ChunkedBodyStream(ChannelHandlerContext ctx, Reply reply, boolean keepAlive) {
+    ChunkedBodyStream(ChannelHandlerContext ctx, QueryPermits permits, Reply reply, boolean keepAlive) {
         this.ctx = ctx;
+        this.permits = permits;
         this.reply = reply;
         this.keepAlive = keepAlive;
     }
@@ -110,12 +111,7 @@ final class ChunkedBodyStream extends OutputStream {
         used = 0;
         ChannelFuture written = ctx.writeAndFlush(new DefaultHttpContent(chunk));
         if (!ctx.channel().isWritable()) {
-            if (!written.awaitUninterruptibly(STALLED_CLIENT_MS)) {
-                throw new IOException("the client read nothing for " + STALLED_CLIENT_MS + " ms");
-            }
-            if (!written.isSuccess()) {
-                throw new IOException("writing to the client failed: " + written.cause(), written.cause());
-            }
+            permits.awaitClient(written);
         }
     }
 

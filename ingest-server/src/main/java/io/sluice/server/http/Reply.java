@@ -14,6 +14,10 @@ import java.util.Map;
 public record Reply(HttpResponseStatus status, String contentType, byte[] body, Map<String, String> headers,
                     BodyWriter stream) {
     static final String TEXT = "text/plain; charset=utf-8";
+    /** The content type of Prometheus' API answers, errors included. */
+    public static final String JSON = "application/json";
+    /** Paths whose errors are Prometheus' error JSON ({@link #apiError}), not text. */
+    static final String API_PREFIX = "/api/";
     private static final byte[] EMPTY = new byte[0];
 
     public Reply {
@@ -31,6 +35,45 @@ public record Reply(HttpResponseStatus status, String contentType, byte[] body, 
     /** A plain-text reply; a trailing newline is added, as Prometheus' own endpoints do. */
     public static Reply text(HttpResponseStatus status, String text) {
         return new Reply(status, TEXT, (text + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Prometheus' error answer, {@code {"status":"error","errorType":"bad_data","error":"..."}}. The
+     * message is escaped as Go's encoding/json escapes (so {@code <}, {@code >}, {@code &}, U+2028 and
+     * U+2029 too).
+     */
+    public static Reply apiError(HttpResponseStatus status, String errorType, String message) {
+        StringBuilder json = new StringBuilder(64 + message.length()).append("{\"status\":\"error\",\"errorType\":");
+        jsonString(json, errorType).append(",\"error\":");
+        jsonString(json, message).append('}');
+        return new Reply(status, JSON, json.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** {@link #apiError} for a path under {@code /api/}, else {@link #text}: how the server answers a request it refuses. */
+    static Reply error(String path, HttpResponseStatus status, String errorType, String message) {
+        return path != null && path.startsWith(API_PREFIX) ? apiError(status, errorType, message) : text(status, message);
+    }
+
+    private static StringBuilder jsonString(StringBuilder out, String s) {
+        out.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == '\u2028' || c == '\u2029') {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.append('"');
     }
 
     /**

@@ -19,7 +19,7 @@ import java.util.Map;
 public final class RequestParams {
     /** Parameters read per source; more are ignored (Netty's decoder stops there). */
     private static final int MAX_PARAMS = 10_000;
-        private final String path;
+    private final String path;
     private final Map<String, List<String>> values;
 
     private RequestParams(String path, Map<String, List<String>> values) {
@@ -27,17 +27,30 @@ public final class RequestParams {
         this.values = values;
     }
 
+    /**
+     * The parameters of {@code request}.
+     *
+     * @throws MalformedRequestException if the URL or the form body holds a bad percent-escape (a 400)
+     */
     public static RequestParams of(FullHttpRequest request) {
-        QueryStringDecoder url = new QueryStringDecoder(request.uri(), StandardCharsets.UTF_8, true, MAX_PARAMS, true);
         Map<String, List<String>> values = new LinkedHashMap<>();
         String contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE, "");
         if (request.method().equals(HttpMethod.POST) && contentType.startsWith("application/x-www-form-urlencoded")) {
             String body = request.content().toString(StandardCharsets.UTF_8);
-            new QueryStringDecoder(body, StandardCharsets.UTF_8, false, MAX_PARAMS, true).parameters()
-                    .forEach((name, list) -> values.computeIfAbsent(name, n -> new ArrayList<>()).addAll(list));
+            try {
+                new QueryStringDecoder(body, StandardCharsets.UTF_8, false, MAX_PARAMS, true).parameters()
+                        .forEach((name, list) -> values.computeIfAbsent(name, n -> new ArrayList<>()).addAll(list));
+            } catch (IllegalArgumentException e) {
+                throw MalformedRequestException.of("form body", body, e);
+            }
         }
-        url.parameters().forEach((name, list) -> values.computeIfAbsent(name, n -> new ArrayList<>()).addAll(list));
-        return new RequestParams(url.path(), values);
+        try {
+            QueryStringDecoder url = new QueryStringDecoder(request.uri(), StandardCharsets.UTF_8, true, MAX_PARAMS, true);
+            url.parameters().forEach((name, list) -> values.computeIfAbsent(name, n -> new ArrayList<>()).addAll(list));
+            return new RequestParams(url.path(), values);
+        } catch (IllegalArgumentException e) {
+            throw MalformedRequestException.of("URL", request.uri(), e);
+        }
     }
 
     /** The decoded path. */

@@ -177,14 +177,15 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
                     rejects.reject(record, e.reason().label(), e.getMessage(), 0, null);
                 }
                 if (format != null) {
-                    int outcome = router.route(formats.decoder(format), format.ordinal(), p.streamId, record.offset(),
+                    RecordRouter.Outcome outcome = router.route(formats.decoder(format), format.ordinal(), p.streamId, record.offset(),
                             record.value(), record.timestamp());
-                    if (outcome == RecordRouter.BLOCKED) {
+                    if (outcome == RecordRouter.Outcome.BLOCKED) {
                         return false;
                     }
-                    if (outcome == RecordRouter.ROUTED) {
+                    if (outcome == RecordRouter.Outcome.ROUTED) {
                         samplesRouted += router.recordSamples();
                         formats.tallySkips(format);
+                        logSkippedLine(record, format);
                     } else {
                         rejects.reject(record, router.rejectReason(), router.rejectMessage(), router.rejectedSamples(),
                                 router.takeInternalError());
@@ -196,6 +197,15 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
             }
         }
         return true;
+    }
+
+    /** A line an accepted record lost (influx): counted in the skipped metric, and logged here at most every 10 s. */
+    private void logSkippedLine(ConsumerRecord<byte[], byte[]> record, PayloadFormat format) {
+        String line = formats.skippedLine(format);
+        if (line != null) {
+            errors.warn("skipped-line", "skipped a line of record " + record.topic() + "-" + record.partition() + "@"
+                    + record.offset() + " (" + format.configName() + "), kept the rest: " + line);
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.format.PayloadDecoder;
 import io.sluice.server.format.PayloadException;
 import io.sluice.server.format.PayloadFormat;
+import io.sluice.server.format.influx.InfluxDecoder;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
@@ -79,6 +80,14 @@ final class RecordFormats {
         for (int i = 0; i < tally.length; i++) {
             tally[i] += d.skippedInLastRecord(i);
         }
+    }
+
+    /**
+     * After a routed record of {@code format}: the last line of it its decoder skipped (influx: number,
+     * byte, reason, detail), or null if none. Allocates only when there is one.
+     */
+    String skippedLine(PayloadFormat format) {
+        return decoders[format.ordinal()] instanceof InfluxDecoder influx ? influx.lastRejection() : null;
     }
 
     /** Adds the tallies to {@code sluice_decode_skipped_total} and clears them (once per poll). */

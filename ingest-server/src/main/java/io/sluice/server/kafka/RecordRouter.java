@@ -8,6 +8,8 @@ import io.sluice.core.labels.LabelsStatus;
 import io.sluice.server.format.MetricSink;
 import io.sluice.server.format.PayloadDecoder;
 import io.sluice.server.format.PayloadException;
+import io.sluice.server.kafka.RecordInFlight.Pass;
+import io.sluice.server.kafka.RecordInFlight.SinkState;
 import java.util.Arrays;
 
 /**
@@ -35,14 +37,14 @@ import java.util.Arrays;
  *       RECORD entry. The shard keeps the stream's watermark below the record until the part without
  *       CONTINUES is applied, so the record's offset counts as applied only when all its parts are
  *       (docs/design/exactly-once.md). If a shard has no free batch mid-split the record is
- *       {@link #BLOCKED} as usual and decoded again later, skipping the samples already handed over
+ *       {@link Outcome#BLOCKED} as usual and decoded again later, skipping the samples already handed over
  *       ({@link RecordSplit});</li>
  *   <li>only a single series whose labels and one sample do not fit an empty batch is rejected as
  *       {@link RejectReasons#TOO_LARGE}, before anything is handed over.</li>
  * </ul>
  *
  * <p>Backpressure: when a shard has no free batch ({@link io.sluice.core.head.shard.Shard#acquireBatch()}
- * is null) the record is rewound and {@link #route} returns {@link #BLOCKED}; the caller retries the
+ * is null) the record is rewound and {@link #route} returns {@link Outcome#BLOCKED}; the caller retries the
  * same record after {@link #tryUnblock()}.
  *
  * <p>Offsets-only hand-off: {@link #handOffWatermarks} tells every shard how far each stream has been
@@ -51,21 +53,38 @@ import java.util.Arrays;
  * <p>Owned by one consumer thread: every field is read and written by that thread only.
  */
 final class RecordRouter implements MetricSink {
-    static final int ROUTED = 0;
-    static final int BLOCKED = 1;
-    static final int REJECTED = 2;
+    /** What {@link #route} did with a record. */
+    enum Outcome {
+        /** Its samples are in the open batches; count them with {@link #recordSamples()}. */
+        ROUTED,
+        /** Nothing of it was kept: a shard had no free batch; call again after {@link #tryUnblock()}. */
+        BLOCKED,
+        /** Nothing of it was kept: it is bad; see {@link #rejectReason()}. */
+        REJECTED
+    }
 
-    /** Sink states while decoding one record: anything but OK stops writing into batches. */
-    private static final int WRITING = 0;
-    private static final int LABEL_ERROR = 1;
-    private static final int OVERFLOW = 2;
-    private static final int NO_BATCH = 3;
-    /** decodeOnce's fourth outcome besides ROUTED, BLOCKED and REJECTED: a batch filled up mid-record. */
-    private static final int FULL = -1;
-    /** Decoding passes: into batches that must hold the record whole; validation only; into batches handed over as they fill. */
-    private static final int WHOLE = 0;
-    private static final int VALIDATE = 1;
-    private static final int SPLIT = 2;
+    /** How one decoding pass ended: an {@link Outcome}, or a batch filled up mid-record (not yet rewound). */
+    private enum PassEnd {
+        ROUTED, BLOCKED, REJECTED, BATCH_FULL;
+
+        Outcome outcome() {
+            return switch (this) {
+                case ROUTED -> Outcome.ROUTED;
+                case BLOCKED -> Outcome.BLOCKED;
+                case REJECTED -> Outcome.REJECTED;
+                case BATCH_FULL -> throw new IllegalStateException("a full batch is handled by route");
+            };
+        }
+    }
+
+    /** Why the last {@link Outcome#REJECTED} record was rejected. */
+    private static final class Rejection {
+        String reason;
+        String message;
+        long samples;                // samples the decoder had emitted before the rejection
+        RuntimeException internalError;
+    }
+
     private static final byte[] EMPTY = new byte[0];
     /** What a series needs in an empty batch besides its labels: RECORD, series header, one sample, CONTINUES. */
     private static final int SERIES_ENTRY_OVERHEAD = 2 * ShardBatch.RECORD_BYTES + ShardBatch.SERIES_HEADER_BYTES
@@ -84,27 +103,10 @@ final class RecordRouter implements MetricSink {
     private final long[][] sentWatermarks;    // [shard][streamId]: the last watermark handed to the shard, -1 none
     private final RecordSplit split;
 
-    // The record being routed.
-    private int touchedCount;
-    private int streamId;
-    private long offset;
-    private int state;
-    private int stateShard;
-    private int pass;                         // WHOLE, VALIDATE or SPLIT
-    private int seriesShard = -1;             // the shard of the current series' samples; -1 = dropped
-    private long seriesHash;
-    private boolean seriesEntryPending;       // the current series has no entry in its shard's batch yet
-    private long recordSamples;
-    private long recordSeries;
-    private LabelsStatus labelError;
-    private long labelErrorSeries;
+    private final RecordInFlight record = new RecordInFlight();
+    private final Rejection rejection = new Rejection();
+    private int touchedCount;                 // entries of touched[] for the record being routed
     private int blockedShard = -1;
-
-    // The outcome of the last REJECTED route.
-    private String rejectReason;
-    private String rejectMessage;
-    private long rejectedSamples;
-    private RuntimeException internalError;
 
     RecordRouter(Head head, LabelLimits labelLimits, int maxRecordBytes, int formats) {
         this.head = head;
@@ -122,89 +124,87 @@ final class RecordRouter implements MetricSink {
     }
 
     /**
-     * Routes one record value. Returns {@link #ROUTED} (its samples are in the open batches; count
-     * them with {@link #recordSamples()}), {@link #BLOCKED} (nothing of it was kept; call again after
-     * {@link #tryUnblock()}) or {@link #REJECTED} (nothing of it was kept; see {@link #rejectReason()}).
+     * Routes one record value: {@link Outcome#ROUTED}, {@link Outcome#BLOCKED} (call again after
+     * {@link #tryUnblock()}) or {@link Outcome#REJECTED}.
      */
-    int route(PayloadDecoder decoder, int formatIndex, int streamId, long offset, byte[] value, long recordTimestampMs) {
+    Outcome route(PayloadDecoder decoder, int formatIndex, int streamId, long offset, byte[] value, long recordTimestampMs) {
         byte[] bytes = value == null ? EMPTY : value;
         if (bytes.length > maxRecordBytes) {
             return reject(RejectReasons.TOO_LARGE, "record of " + bytes.length + " bytes exceeds maxRecordBytes "
                     + maxRecordBytes, 0);
         }
-        this.streamId = streamId;
-        this.offset = offset;
+        record.streamId = streamId;
+        record.offset = offset;
         if (!split.resumes(streamId, offset)) {
             split.clear();
             makeRoom(formatIndex, bytes.length);
         }
         while (true) {
-            int outcome = decodeOnce(decoder, bytes, recordTimestampMs, split.active() ? SPLIT : WHOLE);
-            if (outcome != FULL) {
-                if (outcome == ROUTED) {
+            PassEnd end = decodeOnce(decoder, bytes, recordTimestampMs, split.active() ? Pass.SPLIT : Pass.WHOLE);
+            if (end != PassEnd.BATCH_FULL) {
+                if (end == PassEnd.ROUTED) {
                     if (!split.active()) {
                         learnExpansion(formatIndex, bytes.length);
                     }
                     forgetMarks();
                 }
-                if (outcome != BLOCKED) {
+                if (end != PassEnd.BLOCKED) {
                     split.clear();
                 }
-                return outcome;
+                return end.outcome();
             }
             // A batch filled up mid-record: rewound; hand that batch over and decode again, or split.
-            int shard = stateShard;
+            int shard = record.stateShard;
             boolean fromEmptyBatch = marks[shard] == 0;
             rollback();
             if (!fromEmptyBatch) {
                 submit(shard);
                 continue;
             }
-            int valid = decodeOnce(decoder, bytes, recordTimestampMs, VALIDATE);
-            if (valid == FULL) {
-                return reject(RejectReasons.TOO_LARGE, "series " + labelErrorSeries + " of the record does not fit an empty batch of "
-                        + batchCapacityBytes + " bytes with one sample; raise queue.batch-bytes", recordSamples);
+            PassEnd valid = decodeOnce(decoder, bytes, recordTimestampMs, Pass.VALIDATE);
+            if (valid == PassEnd.BATCH_FULL) {
+                return reject(RejectReasons.TOO_LARGE, "series " + record.labelErrorSeries + " of the record does not fit an empty batch of "
+                        + batchCapacityBytes + " bytes with one sample; raise queue.batch-bytes", record.samples);
             }
-            if (valid != ROUTED) {
-                return valid;
+            if (valid != PassEnd.ROUTED) {
+                return valid.outcome();
             }
             split.begin(streamId, offset);
         }
     }
 
-    /** Decodes into the batches; returns ROUTED, BLOCKED, REJECTED or FULL (not yet rewound). */
-    private int decodeOnce(PayloadDecoder decoder, byte[] bytes, long recordTimestampMs, int pass) {
-        this.pass = pass;
-        if (pass == SPLIT) {
+    /** Decodes into the batches (or, validating, nowhere); a BATCH_FULL end is not yet rewound. */
+    private PassEnd decodeOnce(PayloadDecoder decoder, byte[] bytes, long recordTimestampMs, Pass pass) {
+        if (pass == Pass.SPLIT) {
             split.startPass();
         }
         touchedCount = 0;
-        state = WRITING;
-        seriesShard = -1;
-        recordSamples = 0;
-        recordSeries = 0;
+        record.startPass(pass);
         try {
             decoder.decode(bytes, 0, bytes.length, recordTimestampMs, this);
         } catch (PayloadException e) {
             rollback();
-            return reject(e.reason().label(), e.getMessage(), recordSamples);
+            reject(e.reason().label(), e.getMessage(), record.samples);
+            return PassEnd.REJECTED;
         } catch (RuntimeException e) {
             rollback();
-            return rejectInternal(e);
+            rejectInternal(e);
+            return PassEnd.REJECTED;
         }
-        return switch (state) {
-            case WRITING -> ROUTED;
+        return switch (record.state) {
+            case WRITING -> PassEnd.ROUTED;
             case LABEL_ERROR -> {
                 rollback();
-                yield reject(RejectReasons.of(labelError), "series " + labelErrorSeries + " of the record: "
-                        + RejectReasons.of(labelError) + describeLabelError(), recordSamples);
+                reject(RejectReasons.of(record.labelError), "series " + record.labelErrorSeries + " of the record: "
+                        + RejectReasons.of(record.labelError) + describeLabelError(), record.samples);
+                yield PassEnd.REJECTED;
             }
             case NO_BATCH -> {
                 rollback();
-                blockedShard = stateShard;
-                yield BLOCKED;
+                blockedShard = record.stateShard;
+                yield PassEnd.BLOCKED;
             }
-            default -> FULL;
+            case OVERFLOW -> PassEnd.BATCH_FULL;
         };
     }
 
@@ -214,7 +214,7 @@ final class RecordRouter implements MetricSink {
     }
 
     /**
-     * After {@link #BLOCKED}: takes a free batch of the shard that had none, if there is one now.
+     * After {@link Outcome#BLOCKED}: takes a free batch of the shard that had none, if there is one now.
      * True when the record can be retried.
      */
     boolean tryUnblock() {
@@ -232,7 +232,7 @@ final class RecordRouter implements MetricSink {
         return true;
     }
 
-    /** The shard that had no free batch at the last {@link #BLOCKED}, or -1. */
+    /** The shard that had no free batch at the last {@link Outcome#BLOCKED}, or -1. */
     int blockedShard() {
         return blockedShard;
     }
@@ -241,23 +241,23 @@ final class RecordRouter implements MetricSink {
 
     @Override
     public void beginSeries() {
-        seriesShard = -1;
-        recordSeries++;
-        if (state == WRITING) {
+        record.seriesShard = -1;
+        record.series++;
+        if (record.state == SinkState.WRITING) {
             labels.reset();
         }
     }
 
     @Override
     public void label(byte[] nameBuf, int nameOff, int nameLen, byte[] valueBuf, int valueOff, int valueLen) {
-        if (state == WRITING) {
+        if (record.state == SinkState.WRITING) {
             labels.add(nameBuf, nameOff, nameLen, valueBuf, valueOff, valueLen);
         }
     }
 
     @Override
     public void endLabels() {
-        if (state == WRITING) {
+        if (record.state == SinkState.WRITING) {
             LabelsStatus status = labels.build();
             if (status != LabelsStatus.OK) {
                 labelError(status);
@@ -269,9 +269,9 @@ final class RecordRouter implements MetricSink {
 
     @Override
     public void canonicalSeries(byte[] buf, int off, int len) {
-        seriesShard = -1;
-        recordSeries++;
-        if (state == WRITING) {
+        record.seriesShard = -1;
+        record.series++;
+        if (record.state == SinkState.WRITING) {
             LabelsStatus status = labels.fromCanonical(buf, off, len);
             if (status != LabelsStatus.OK) {
                 labelError(status);
@@ -283,45 +283,47 @@ final class RecordRouter implements MetricSink {
 
     @Override
     public void sample(long timestampMs, double value) {
-        recordSamples++;
-        int shard = seriesShard;
-        if (shard < 0 || (pass == SPLIT && split.skip(shard))) {
+        RecordInFlight r = record;
+        r.samples++;
+        int shard = r.seriesShard;
+        boolean splitting = r.pass == Pass.SPLIT;
+        if (shard < 0 || (splitting && split.skip(shard))) {
             return;
         }
-        ShardBatch batch = pass == SPLIT ? splitBatch(shard) : wholeBatch(shard);
+        ShardBatch batch = splitting ? splitBatch(shard) : wholeBatch(shard);
         if (batch == null) {
             return;
         }
-        if (seriesEntryPending) {
+        if (r.seriesEntryPending) {
             byte[] canonical = labels.bytes();
             int len = labels.length();
-            if (!batch.reopenSeries(seriesHash, canonical, 0, len) && !batch.series(seriesHash, canonical, 0, len)) {
-                stop(OVERFLOW, shard);
+            if (!batch.reopenSeries(r.seriesHash, canonical, 0, len) && !batch.series(r.seriesHash, canonical, 0, len)) {
+                r.stop(SinkState.OVERFLOW, shard);
                 return;
             }
-            seriesEntryPending = false;
+            r.seriesEntryPending = false;
         }
         if (!batch.sample(timestampMs, Double.doubleToRawLongBits(value))) {
-            stop(OVERFLOW, shard);
+            r.stop(SinkState.OVERFLOW, shard);
             return;
         }
-        if (pass == SPLIT) {
+        if (splitting) {
             split.written(shard);
         }
     }
 
     /** The series' samples go to its shard; its entry is written at the first sample (see {@link #sample}). */
     private void routeSeries(long hash, int labelsLength) {
-        if (pass == VALIDATE) {
+        if (record.pass == Pass.VALIDATE) {
             if (SERIES_ENTRY_OVERHEAD + labelsLength > batchCapacityBytes) {
-                labelErrorSeries = recordSeries - 1;
-                stop(OVERFLOW, -1); // no batch could take this series: the record is too large
+                record.labelErrorSeries = record.series - 1;
+                record.stop(SinkState.OVERFLOW, -1); // no batch could take this series: the record is too large
             }
             return;
         }
-        seriesShard = head.shardOf(hash);
-        seriesHash = hash;
-        seriesEntryPending = true;
+        record.seriesShard = head.shardOf(hash);
+        record.seriesHash = hash;
+        record.seriesEntryPending = true;
     }
 
     /** WHOLE pass: the shard's open batch, with the record's RECORD entry; null if stopped. */
@@ -331,15 +333,15 @@ final class RecordRouter implements MetricSink {
             if (batch == null) {
                 batch = head.shard(shard).acquireBatch();
                 if (batch == null) {
-                    stop(NO_BATCH, shard);
+                    record.stop(SinkState.NO_BATCH, shard);
                     return null;
                 }
                 open[shard] = batch;
             }
             marks[shard] = batch.mark();
             touched[touchedCount++] = shard;
-            if (!batch.record(streamId, offset)) {
-                stop(OVERFLOW, shard);
+            if (!batch.record(record.streamId, record.offset)) {
+                record.stop(SinkState.OVERFLOW, shard);
                 return null;
             }
         }
@@ -353,7 +355,7 @@ final class RecordRouter implements MetricSink {
      * series' entry is written again. Null if the shard had no free batch (stopped: BLOCKED).
      */
     private ShardBatch splitBatch(int shard) {
-        int need = (seriesEntryPending ? ShardBatch.SERIES_HEADER_BYTES + labels.length() : 0)
+        int need = (record.seriesEntryPending ? ShardBatch.SERIES_HEADER_BYTES + labels.length() : 0)
                 + ShardBatch.SAMPLE_BYTES + ShardBatch.RECORD_BYTES;
         ShardBatch batch = open[shard];
         boolean recordInBatch = marks[shard] >= 0;
@@ -365,19 +367,19 @@ final class RecordRouter implements MetricSink {
         }
         if (batch != null) {
             if (recordInBatch) {
-                batch.recordContinues(streamId, offset); // room was kept for it
+                batch.recordContinues(record.streamId, record.offset); // room was kept for it
                 split.handOver(shard);
             }
             submit(shard);
         }
         batch = head.shard(shard).acquireBatch();
         if (batch == null) {
-            stop(NO_BATCH, shard);
+            record.stop(SinkState.NO_BATCH, shard);
             return null;
         }
         open[shard] = batch;
         startRecord(shard, batch);
-        seriesEntryPending = true; // the series' entry starts again in the new batch
+        record.seriesEntryPending = true; // the series' entry starts again in the new batch
         return batch;
     }
 
@@ -387,19 +389,13 @@ final class RecordRouter implements MetricSink {
             touched[touchedCount++] = shard;
         }
         marks[shard] = batch.mark();
-        batch.record(streamId, offset);
+        batch.record(record.streamId, record.offset);
     }
 
     private void labelError(LabelsStatus status) {
-        labelError = status;
-        labelErrorSeries = recordSeries - 1;
-        stop(LABEL_ERROR, -1);
-    }
-
-    private void stop(int newState, int shard) {
-        state = newState;
-        stateShard = shard;
-        seriesShard = -1;
+        record.labelError = status;
+        record.labelErrorSeries = record.series - 1;
+        record.stop(SinkState.LABEL_ERROR, -1);
     }
 
     // ---------------------------------------------------------------- batches
@@ -548,43 +544,40 @@ final class RecordRouter implements MetricSink {
 
     // ---------------------------------------------------------------- outcome
 
-    private int reject(String reason, String message, long samples) {
-        rejectReason = reason;
-        rejectMessage = message;
-        rejectedSamples = samples;
-        return REJECTED;
+    private Outcome reject(String reason, String message, long samples) {
+        rejection.reason = reason;
+        rejection.message = message;
+        rejection.samples = samples;
+        return Outcome.REJECTED;
     }
 
-    private int rejectInternal(RuntimeException e) {
-        rejectReason = RejectReasons.INTERNAL_ERROR;
-        rejectMessage = "decoder failed: " + e;
-        rejectedSamples = recordSamples;
-        internalError = e;
-        return REJECTED;
+    private void rejectInternal(RuntimeException e) {
+        reject(RejectReasons.INTERNAL_ERROR, "decoder failed: " + e, record.samples);
+        rejection.internalError = e;
     }
 
     /** Samples of the last ROUTED record. */
     long recordSamples() {
-        return recordSamples;
+        return record.samples;
     }
 
     String rejectReason() {
-        return rejectReason;
+        return rejection.reason;
     }
 
     String rejectMessage() {
-        return rejectMessage;
+        return rejection.message;
     }
 
     /** Samples the decoder had emitted from the last REJECTED record before it was rejected. */
     long rejectedSamples() {
-        return rejectedSamples;
+        return rejection.samples;
     }
 
     /** The exception behind the last {@link RejectReasons#INTERNAL_ERROR}, then cleared. */
     RuntimeException takeInternalError() {
-        RuntimeException e = internalError;
-        internalError = null;
+        RuntimeException e = rejection.internalError;
+        rejection.internalError = null;
         return e;
     }
 }

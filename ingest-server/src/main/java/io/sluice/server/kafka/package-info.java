@@ -12,8 +12,6 @@
  *       all-or-nothing per record; allocation-free per sample.</li>
  *   <li>{@code OffsetCommitter}, {@code PartitionBook} — what was handled, what is durable, what is committed.</li>
  *   <li>{@code RejectedRecords}, {@code DeadLetterPublisher}, {@code RateLimitedLog} — bad input.</li>
- *   <li>{@link io.sluice.server.kafka.EmbeddedKafka} — an in-process single-node KRaft broker (tests, demo, benchmarks).</li>
- *   <li>{@link io.sluice.server.kafka.ConsumerPath} — the routing path without Kafka, for benchmarks.</li>
  * </ul>
  *
  * <h2>Threads</h2>

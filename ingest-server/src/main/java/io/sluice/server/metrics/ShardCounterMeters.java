@@ -32,8 +32,10 @@ final class ShardCounterMeters {
     static {
         put(Counter.SAMPLES_APPENDED, "sluice.samples.appended", Tags.empty(), "Samples appended to the head and its WAL");
         put(Counter.SAMPLES_DUPLICATE, "sluice.samples.duplicate", Tags.empty(),
-                "Samples equal to their series' last sample (same timestamp and value), ignored as Prometheus does");
-        summed(Counter.SAMPLES_OUT_OF_ORDER, "sluice.samples.rejected", Tags.of("reason", "out_of_order"),
+                "Samples equal to a sample their series holds (same timestamp and value), ignored as Prometheus does");
+        put(Counter.SAMPLES_OUT_OF_ORDER, "sluice.samples.out.of.order", Tags.empty(),
+                "Samples older than their series' newest stored inside head.out-of-order-window (also counted as appended)");
+        summed(Counter.SAMPLES_TOO_OLD, "sluice.samples.rejected", Tags.of("reason", "too_old"),
                 "Samples the head rejected, by reason");
         summed(Counter.SAMPLES_DUPLICATE_TIMESTAMP, "sluice.samples.rejected", Tags.of("reason", "duplicate_timestamp"),
                 "Samples the head rejected, by reason");

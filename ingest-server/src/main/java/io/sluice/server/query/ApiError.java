@@ -10,12 +10,12 @@ import io.sluice.server.http.ReplyException;
  * parameter or an unsupported query, 422 {@code execution} for a query over a limit.
  */
 final class ApiError extends ReplyException {
-    static final String JSON = "application/json";
+    static final String JSON = Reply.JSON;
 
     private final String errorType;
 
     private ApiError(HttpResponseStatus status, String errorType, String message) {
-        super(new Reply(status, JSON, body(errorType, message)), message);
+        super(Reply.apiError(status, errorType, message), message);
         this.errorType = errorType;
     }
 
@@ -46,11 +46,5 @@ final class ApiError extends ReplyException {
 
     String errorType() {
         return errorType;
-    }
-
-    private static byte[] body(String errorType, String message) {
-        JsonBuffer json = new JsonBuffer(128 + message.length());
-        json.raw("{\"status\":\"error\",\"errorType\":").string(errorType).raw(",\"error\":").string(message).raw('}');
-        return json.toByteArray();
     }
 }

@@ -3,6 +3,7 @@ package io.sluice.server.query;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.handler.codec.http.HttpMethod;
 import io.sluice.core.head.Head;
+import io.sluice.server.http.MalformedRequestException;
 import io.sluice.server.http.Reply;
 import io.sluice.server.http.Route;
 import io.sluice.server.http.Router;
@@ -75,7 +76,11 @@ public final class QueryApi {
             long t0 = System.nanoTime();
             Reply reply;
             try {
-                reply = route.handle(request);
+                try {
+                    reply = route.handle(request);
+                } catch (MalformedRequestException e) {
+                    throw ApiError.badData(e.getMessage());
+                }
             } catch (ApiError e) {
                 if (e.errorType().equals("bad_data")) {
                     metrics.rejected(QueryMetrics.REASON_BAD_DATA);

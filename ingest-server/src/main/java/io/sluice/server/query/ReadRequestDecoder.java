@@ -6,6 +6,7 @@ import static io.sluice.server.format.ProtoWire.VARINT;
 import io.airlift.compress.v3.MalformedInputException;
 import io.airlift.compress.v3.snappy.SnappyJavaDecompressor;
 import io.sluice.core.index.Matcher;
+import io.sluice.promql.labels.RegexLimits;
 import io.sluice.server.format.PayloadException;
 import io.sluice.server.format.ProtoWire;
 import io.sluice.server.format.WireReader;
@@ -169,9 +170,13 @@ final class ReadRequestDecoder {
             throw ApiError.badData("malformed remote-read request: unknown matcher type " + type);
         }
         try {
-            return Matcher.of(Matcher.Type.values()[(int) type], name, value);
+            Matcher.Type matcherType = Matcher.Type.values()[(int) type];
+            if (matcherType == Matcher.Type.RE || matcherType == Matcher.Type.NRE) {
+                RegexLimits.check(name, value);
+            }
+            return Matcher.of(matcherType, name, value);
         } catch (IllegalArgumentException e) {
-            throw ApiError.badData("remote-read matcher " + name + ": " + e.getMessage());
+            throw ApiError.badData("remote-read request: matcher " + name + ": " + e.getMessage());
         }
     }
 

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sluice.server.KafkaApi;
-import io.sluice.server.Main;
 import io.sluice.server.StopSignal;
 import io.sluice.server.format.PayloadFormat;
-import io.sluice.server.loadgen.Loadgen;
-import io.sluice.server.loadgen.LoadgenConfig;
+import io.sluice.tools.Main;
+import io.sluice.tools.loadgen.Loadgen;
+import io.sluice.tools.loadgen.LoadgenConfig;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

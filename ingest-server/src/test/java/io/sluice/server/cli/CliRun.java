@@ -1,7 +1,7 @@
 package io.sluice.server.cli;
 
-import io.sluice.server.Main;
 import io.sluice.server.StopSignal;
+import io.sluice.tools.Main;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;

@@ -36,7 +36,7 @@ class DemoProcessTest {
         Path stderr = dir.resolve("demo.err");
         Process demo = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-Xmx768m",
-                "-Djava.io.tmpdir=" + dir, "-cp", System.getProperty("java.class.path"), "io.sluice.server.Main",
+                "-Djava.io.tmpdir=" + dir, "-cp", System.getProperty("java.class.path"), "io.sluice.tools.Main",
                 "demo", "--series=300", "--rate=3000", "--partitions=2", "--http.port=0", "--head.shards=2")
                 .redirectOutput(stdout.toFile())
                 .redirectError(stderr.toFile())

@@ -215,6 +215,25 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void httpLimitsHaveDefaultsAndAreRangeChecked() throws ConfigException {
+        HttpOptions http = ConfigLoader.load(null, Map.of(), REQUIRED).http();
+        assertThat(http.maxConnections()).isEqualTo(HttpOptions.defaultMaxConnections());
+        assertThat(http.idleTimeoutMs()).isEqualTo(60_000);
+        assertThat(http.headerTimeoutMs()).isEqualTo(10_000);
+        assertThat(http.requestTimeoutMs()).isEqualTo(60_000);
+        assertThat(http.webConfigFile()).isNull();
+        List<String> flags = new java.util.ArrayList<>(REQUIRED);
+        flags.addAll(List.of("--http.max-connections=50", "--http.idle-timeout=30s", "--http.header-read-timeout=5s",
+                "--http.request-timeout=2m", "--http.web-config-file=/etc/sluice/web.yml"));
+        http = ConfigLoader.load(null, Map.of(), flags).http();
+        assertThat(http).isEqualTo(new HttpOptions(http.threads(), 50, 30_000, 5_000, 120_000,
+                Path.of("/etc/sluice/web.yml")));
+        assertThat(error("--http.max-connections=0"))
+                .isEqualTo("http.max-connections: '0' is not a whole number in 1..1000000 (flag --http.max-connections)");
+        assertThat(error("--http.idle-timeout=10ms")).startsWith("http.idle-timeout: '10ms' is out of range 1000ms..");
+    }
+
+    @Test
     void badTopicsAndBrokers() {
         assertThat(error(null, Map.of(), "--kafka.bootstrap-servers=localhost", "--kafka.topics=m=sluice"))
                 .isEqualTo("kafka.bootstrap-servers: 'localhost' is not a list of host:port (bad entry 'localhost') (flag --kafka.bootstrap-servers)");
@@ -247,5 +266,32 @@ class ConfigLoaderTest {
     void flagsMustBeKeyEqualsValue() {
         assertThat(error("--http.port")).isEqualTo("flag --http.port has no value: write --http.port=VALUE");
         assertThat(error("stray")).isEqualTo("unexpected argument 'stray': configuration flags look like --key=value");
+    }
+
+    @Test
+    void storeApiIsOffByDefaultAndTakesExternalLabelsAsFlagOrYamlMap() throws Exception {
+        assertThat(ConfigLoader.load(null, Map.of(), REQUIRED).storeApi().enabled()).isFalse();
+        SluiceConfig flags = ConfigLoader.load(null, Map.of(), List.of("--kafka.bootstrap-servers=h:1",
+                "--kafka.topics=t=sluice", "--store.grpc.port=10901", "--store.external-labels=replica=a, cluster=eu1"));
+        assertThat(flags.storeApi().port()).isEqualTo(10901);
+        assertThat(flags.storeApi().host()).isEqualTo("0.0.0.0");
+        assertThat(flags.storeApi().maxMessageBytes()).isEqualTo(16 << 20);
+        assertThat(flags.storeApi().externalLabels()).containsExactly(Map.entry("cluster", "eu1"), Map.entry("replica", "a"));
+        SluiceConfig file = ConfigLoader.load(yaml("""
+                kafka: {bootstrap-servers: "k:9092", topics: {a: sluice}}
+                store:
+                  grpc: {port: 0, host: 127.0.0.1}
+                  external-labels: {cluster: eu1, sluice_instance: b}
+                """), Map.of(), List.of());
+        assertThat(file.storeApi().port()).isZero();
+        assertThat(file.storeApi().externalLabels()).containsEntry("sluice_instance", "b").hasSize(2);
+    }
+
+    @Test
+    void storeApiErrorsAreOneLine() {
+        assertThat(error("--store.external-labels=cluster")).isEqualTo("store.external-labels: 'cluster' is not a list "
+                + "of distinct name=value with non-empty values (bad entry 'cluster') (flag --store.external-labels)");
+        assertThat(error("--store.grpc.port=70000")).contains("store.grpc.port").contains("0..65535");
+        assertThat(error("--store.grpc.tls-cert-file=/c.pem")).contains("needs store.grpc.tls-key-file as well");
     }
 }

@@ -54,7 +54,7 @@ class ConfigTableTest {
         assertThat(kafka.consumerThreads()).isEqualTo(KafkaSettings.DEFAULT_CONSUMER_THREADS);
         assertThat(kafka.commitIntervalMs()).isEqualTo(KafkaSettings.DEFAULT_COMMIT_INTERVAL_MS);
         assertThat(kafka.pollTimeoutMs()).isEqualTo(KafkaSettings.DEFAULT_POLL_TIMEOUT_MS);
-        assertThat(config.httpThreads()).isEqualTo(ConfigKey.defaultHttpThreads());
+        assertThat(config.httpThreads()).isEqualTo(HttpOptions.defaultThreads());
         for (ConfigKey key : ConfigKey.values()) {
             if (key.defaultValue() != null && !key.defaultValue().isEmpty()) {
                 assertThat(ConfigKey.markdownTable()).as("the table shows %s's default", key.key())

@@ -7,7 +7,7 @@ import io.airlift.compress.v3.snappy.SnappyJavaDecompressor;
 import io.sluice.server.format.otlp.pb.OtlpMetrics;
 import io.sluice.server.format.remotewrite.RemoteWriteV2Encoder;
 import io.sluice.server.format.remotewrite.pb.RemoteWriteV2;
-import io.sluice.server.loadgen.PayloadWriter;
+import io.sluice.tools.loadgen.PayloadWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -56,7 +56,8 @@ class StoredRoundTripTest {
             Map<String, Long> rejected = new HashMap<>();
             List<String> expected = applyHeadRules(decoded.lines(), rejected);
             assertThat(sorted(stored)).isEqualTo(sorted(expected));
-            assertThat(shard.count(ShardStats.Counter.SAMPLES_OUT_OF_ORDER)).isEqualTo(rejected.getOrDefault("out_of_order", 0L));
+            assertThat(shard.count(ShardStats.Counter.SAMPLES_TOO_OLD)).isEqualTo(rejected.getOrDefault("too_old", 0L));
+            assertThat(shard.count(ShardStats.Counter.SAMPLES_OUT_OF_ORDER)).isEqualTo(rejected.getOrDefault("stored_out_of_order", 0L));
             assertThat(shard.count(ShardStats.Counter.SAMPLES_DUPLICATE)).isEqualTo(rejected.getOrDefault("duplicate", 0L));
             assertThat(shard.count(ShardStats.Counter.SAMPLES_DUPLICATE_TIMESTAMP))
                     .isEqualTo(rejected.getOrDefault("duplicate_timestamp", 0L));
@@ -65,9 +66,15 @@ class StoredRoundTripTest {
         }
     }
 
-    /** Prometheus' append rules per series: only newer samples; same time and bits is a duplicate. */
+    /**
+     * The head's rules per series: a sample at a stored timestamp is a duplicate (same bits) or a
+     * duplicate timestamp; a newer one is stored; an older one is stored if inside the out-of-order
+     * window of the shard's newest sample (counted "stored_out_of_order"), else too old.
+     */
     private static List<String> applyHeadRules(List<String> lines, Map<String, Long> rejected) {
-        Map<String, long[]> last = new HashMap<>();
+        Map<String, Map<Long, Long>> stored = new HashMap<>();
+        Map<String, Long> last = new HashMap<>();
+        long newest = Long.MIN_VALUE;
         List<String> kept = new ArrayList<>();
         for (String line : lines) {
             int valueAt = line.lastIndexOf(' ');
@@ -75,13 +82,23 @@ class StoredRoundTripTest {
             String series = line.substring(0, timeAt);
             long ts = Long.parseLong(line.substring(timeAt + 1, valueAt));
             long bits = Long.parseUnsignedLong(line.substring(valueAt + 1), 16);
-            long[] previous = last.get(series);
-            if (previous != null && ts < previous[0]) {
-                rejected.merge("out_of_order", 1L, Long::sum);
-            } else if (previous != null && ts == previous[0]) {
-                rejected.merge(bits == previous[1] ? "duplicate" : "duplicate_timestamp", 1L, Long::sum);
+            Map<Long, Long> samples = stored.computeIfAbsent(series, k -> new HashMap<>());
+            Long existing = samples.get(ts);
+            Long previous = last.get(series);
+            if (existing != null) {
+                rejected.merge(bits == existing ? "duplicate" : "duplicate_timestamp", 1L, Long::sum);
+            } else if (previous != null && ts < previous) {
+                if (ts < newest - io.sluice.core.head.shard.ShardOptions.DEFAULT_OUT_OF_ORDER_WINDOW_MS) {
+                    rejected.merge("too_old", 1L, Long::sum);
+                } else {
+                    rejected.merge("stored_out_of_order", 1L, Long::sum);
+                    samples.put(ts, bits);
+                    kept.add(line);
+                }
             } else {
-                last.put(series, new long[] {ts, bits});
+                samples.put(ts, bits);
+                last.put(series, ts);
+                newest = Math.max(newest, ts);
                 kept.add(line);
             }
         }

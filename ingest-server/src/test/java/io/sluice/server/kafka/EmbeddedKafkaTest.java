@@ -2,6 +2,7 @@ package io.sluice.server.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.tools.kafka.EmbeddedKafka;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -40,7 +40,7 @@ class ExactlyOnceTest {
 
                 assertThat(sluice.stored()).containsExactlyInAnyOrderElementsOf(payloads.produced());
                 assertThat(sluice.count(Counter.SAMPLES_APPENDED)).isEqualTo(payloads.produced().size());
-                assertThat(sluice.count(Counter.SAMPLES_DUPLICATE) + sluice.count(Counter.SAMPLES_OUT_OF_ORDER)
+                assertThat(sluice.count(Counter.SAMPLES_DUPLICATE) + sluice.count(Counter.SAMPLES_TOO_OLD)
                         + sluice.count(Counter.SAMPLES_DUPLICATE_TIMESTAMP)).isZero();
                 assertThat(sluice.ingest.hasAssignment()).isTrue();
                 assertThat(sluice.counter("sluice.records.consumed")).isEqualTo(records);

@@ -8,7 +8,7 @@ import io.sluice.server.format.DecimalParser;
 import io.sluice.server.format.EncodedSeries;
 import io.sluice.server.format.PayloadFormat;
 import io.sluice.server.format.SeriesTextSink;
-import io.sluice.server.loadgen.PayloadWriter;
+import io.sluice.tools.loadgen.PayloadWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -31,7 +31,7 @@ final class FormatCases {
         Double.doubleToRawLongBits(-0.0), Double.doubleToRawLongBits(Double.MIN_VALUE), 0x000fffffffffffffL, 0x800fffffffffffffL,
         Double.doubleToRawLongBits(Double.MAX_VALUE), Double.doubleToRawLongBits(1.5),
     };
-    /** The order series: in order, older (dropped), duplicate (dropped), same time other value (dropped), newer. */
+    /** The order series: in order, older (stored: inside the out-of-order window), duplicate (dropped), same time other value (dropped), newer. */
     private static final long[] ORDER_TS = {T + 2, T + 1, T + 2, T + 2, T + 3};
     private static final double[] ORDER_VALUES = {1, 2, 1, 9, 3};
 
@@ -77,35 +77,37 @@ final class FormatCases {
     }
 
     /**
-     * What Prometheus keeps of {@code series} written in {@code format}, as {@link SeriesTextSink} lines:
-     * per series the first sample of a timestamp, no sample older than the last kept; NaN without its
-     * payload where the format writes text (json). {@code dropped} counts the rest: out_of_order,
-     * duplicate (same time and value bits), duplicate_timestamp (same time, other value).
+     * What the head keeps of {@code series} written in {@code format}, as {@link SeriesTextSink} lines in
+     * time order per series: the first sample of a timestamp; an older sample if inside the out-of-order
+     * window of the newest sample so far (all cases' samples lie within minutes of {@link #T}, so the
+     * newest of all series stands in for the shard's); NaN without its payload where the format writes
+     * text (json). {@code dropped} counts the rest: too_old, duplicate (same time and value bits),
+     * duplicate_timestamp (same time, other value).
      */
     static List<String> expected(PayloadFormat format, List<EncodedSeries> series, Map<String, Long> dropped) {
         List<String> kept = new ArrayList<>();
+        long newest = Long.MIN_VALUE;
         for (EncodedSeries s : series) {
             String text = SeriesTextSink.text(s.labels());
-            long lastTs = Long.MIN_VALUE;
-            long lastBits = 0;
-            boolean any = false;
+            java.util.TreeMap<Long, Long> stored = new java.util.TreeMap<>();
             for (int i = 0; i < s.timestampsMs().length; i++) {
                 long ts = s.timestampsMs()[i];
                 long bits = s.valueBits()[i];
                 if (format == PayloadFormat.JSON && Double.isNaN(Double.longBitsToDouble(bits))) {
                     bits = DecimalParser.NAN_BITS;
                 }
-                if (any && ts < lastTs) {
-                    dropped.merge("out_of_order", 1L, Long::sum);
-                } else if (any && ts == lastTs) {
-                    dropped.merge(bits == lastBits ? "duplicate" : "duplicate_timestamp", 1L, Long::sum);
+                Long existing = stored.get(ts);
+                if (existing != null) {
+                    dropped.merge(bits == existing ? "duplicate" : "duplicate_timestamp", 1L, Long::sum);
+                } else if (!stored.isEmpty() && ts < stored.lastKey()
+                        && ts < newest - io.sluice.core.head.shard.ShardOptions.DEFAULT_OUT_OF_ORDER_WINDOW_MS) {
+                    dropped.merge("too_old", 1L, Long::sum);
                 } else {
-                    kept.add(SeriesTextSink.line(text, ts, bits));
-                    lastTs = ts;
-                    lastBits = bits;
-                    any = true;
+                    stored.put(ts, bits);
+                    newest = Math.max(newest, ts);
                 }
             }
+            stored.forEach((ts, bits) -> kept.add(SeriesTextSink.line(text, ts, bits)));
         }
         return kept;
     }

@@ -96,7 +96,7 @@ class FormatsEndToEndTest {
                         }
                     }
                 }
-                assertThat(sluice.count(ShardStats.Counter.SAMPLES_OUT_OF_ORDER)).isEqualTo(dropped.get("out_of_order"));
+                assertThat(sluice.count(ShardStats.Counter.SAMPLES_TOO_OLD)).isEqualTo(dropped.getOrDefault("too_old", 0L));
                 assertThat(sluice.count(ShardStats.Counter.SAMPLES_DUPLICATE)).isEqualTo(dropped.get("duplicate"));
                 assertThat(sluice.count(ShardStats.Counter.SAMPLES_DUPLICATE_TIMESTAMP)).isEqualTo(dropped.get("duplicate_timestamp"));
                 assertThat(sluice.counter("sluice.records.rejected", "reason", "unsupported_version")).isEqualTo(1.0);

@@ -7,6 +7,8 @@ import io.sluice.core.labels.LabelLimits;
 import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.format.EncodedSeries;
 import io.sluice.server.format.PayloadFormat;
+import io.sluice.tools.kafka.EmbeddedKafka;
+import io.sluice.tools.kafka.TopicLeaders;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -6,7 +6,7 @@ import io.sluice.server.format.EncodedSeries;
 import io.sluice.server.format.PayloadFormat;
 import io.sluice.server.http.HttpServer;
 import io.sluice.server.http.Router;
-import io.sluice.server.loadgen.PayloadWriter;
+import io.sluice.tools.loadgen.PayloadWriter;
 import io.sluice.server.query.QueryApi;
 import io.sluice.server.query.QueryOptions;
 import java.net.URI;

@@ -14,7 +14,7 @@ import io.sluice.server.format.PayloadDecoder;
 import io.sluice.server.format.PayloadFormat;
 import io.sluice.server.format.RecordEncoder;
 import io.sluice.server.format.remotewrite.RemoteWriteEncoder;
-import io.sluice.server.loadgen.PayloadWriter;
+import io.sluice.tools.loadgen.PayloadWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -56,14 +56,14 @@ class RecordRouterTest {
         Arrays.fill(handled, -1);
         long offset = firstOffset;
         for (byte[] value : records) {
-            int outcome;
-            while ((outcome = router.route(decoder, format.ordinal(), stream, offset, value, 0)) == RecordRouter.BLOCKED) {
+            RecordRouter.Outcome outcome;
+            while ((outcome = router.route(decoder, format.ordinal(), stream, offset, value, 0)) == RecordRouter.Outcome.BLOCKED) {
                 router.flush();
                 while (!router.tryUnblock()) {
                     Thread.onSpinWait();
                 }
             }
-            if (outcome == RecordRouter.REJECTED) {
+            if (outcome == RecordRouter.Outcome.REJECTED) {
                 rejected.add(offset + ":" + router.rejectReason());
             }
             handled[stream] = offset++;
@@ -213,17 +213,17 @@ class RecordRouterTest {
             RecordRouter router = router(head);
             PayloadDecoder decoder = PayloadFormat.SLUICE.newDecoder(DecoderLimits.DEFAULTS);
             byte[] huge = payloads.record(0, 100, 20);
-            assertThat(router.route(decoder, PayloadFormat.SLUICE.ordinal(), stream, 0, huge, 0)).isEqualTo(RecordRouter.BLOCKED);
+            assertThat(router.route(decoder, PayloadFormat.SLUICE.ordinal(), stream, 0, huge, 0)).isEqualTo(RecordRouter.Outcome.BLOCKED);
             assertThat(head.shard(0).queueDepth()).as("two parts handed over").isEqualTo(2);
             head.start();
             int blocked = 1;
-            int outcome;
-            while ((outcome = router.route(decoder, PayloadFormat.SLUICE.ordinal(), stream, 0, huge, 0)) == RecordRouter.BLOCKED) {
+            RecordRouter.Outcome outcome;
+            while ((outcome = router.route(decoder, PayloadFormat.SLUICE.ordinal(), stream, 0, huge, 0)) == RecordRouter.Outcome.BLOCKED) {
                 blocked++;
                 router.flush();
                 awaitFreeBatch(router);
             }
-            assertThat(outcome).isEqualTo(RecordRouter.ROUTED);
+            assertThat(outcome).isEqualTo(RecordRouter.Outcome.ROUTED);
             assertThat(router.recordSamples()).isEqualTo(2_000);
             long[] handled = {0};
             assertThat(router.handOffWatermarks(new int[] {stream}, 1, handled)).isTrue();
@@ -292,12 +292,12 @@ class RecordRouterTest {
             RecordRouter router = router(head);
             PayloadDecoder decoder = PayloadFormat.SLUICE.newDecoder(DecoderLimits.DEFAULTS);
             int routed = 0;
-            int outcome;
+            RecordRouter.Outcome outcome;
             while ((outcome = router.route(decoder, PayloadFormat.SLUICE.ordinal(), stream, routed,
-                    payloads.record(0, 8, 8), 0)) == RecordRouter.ROUTED) {
+                    payloads.record(0, 8, 8), 0)) == RecordRouter.Outcome.ROUTED) {
                 routed++;
             }
-            assertThat(outcome).isEqualTo(RecordRouter.BLOCKED);
+            assertThat(outcome).isEqualTo(RecordRouter.Outcome.BLOCKED);
             assertThat(routed).as("two batches of 4 KiB took a few records").isBetween(2, 20);
             assertThat(router.tryUnblock()).as("no batch is free while the shard is stopped").isFalse();
             router.flush();
@@ -311,7 +311,7 @@ class RecordRouterTest {
             }
             byte[] retried = payloads.record(0, 8, 8);
             List<String> expected = payloads.produced();
-            assertThat(router.route(decoder, PayloadFormat.SLUICE.ordinal(), stream, routed, retried, 0)).isEqualTo(RecordRouter.ROUTED);
+            assertThat(router.route(decoder, PayloadFormat.SLUICE.ordinal(), stream, routed, retried, 0)).isEqualTo(RecordRouter.Outcome.ROUTED);
             long[] handled = new long[streams.size()];
             handled[stream] = routed;
             assertThat(router.handOffWatermarks(new int[] {stream}, 1, handled)).isTrue();

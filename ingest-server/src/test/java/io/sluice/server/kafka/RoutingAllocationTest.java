@@ -67,15 +67,15 @@ class RoutingAllocationTest {
                        int count, int[] streamIds, long[] handled) {
         long samples = 0;
         for (int i = 0; i < count; i++) {
-            int outcome;
+            RecordRouter.Outcome outcome;
             while ((outcome = router.route(decoder, format.ordinal(), stream, offset, records[i % RECORDS], 0))
-                    == RecordRouter.BLOCKED) {
+                    == RecordRouter.Outcome.BLOCKED) {
                 router.flush();
                 while (!router.tryUnblock()) {
                     Thread.onSpinWait();
                 }
             }
-            assertThat(outcome).isEqualTo(RecordRouter.ROUTED);
+            assertThat(outcome).isEqualTo(RecordRouter.Outcome.ROUTED);
             samples += router.recordSamples();
             handled[stream] = offset++;
             if (i % RECORDS == RECORDS - 1) {

@@ -1,5 +1,6 @@
 package io.sluice.server.kafka;
 
+import io.sluice.tools.kafka.EmbeddedKafka;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

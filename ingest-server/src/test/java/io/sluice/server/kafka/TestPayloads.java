@@ -3,8 +3,8 @@ package io.sluice.server.kafka;
 import io.sluice.core.labels.LabelsBuilder;
 import io.sluice.core.labels.LabelsView;
 import io.sluice.server.format.PayloadFormat;
-import io.sluice.server.loadgen.NodeExporterModel;
-import io.sluice.server.loadgen.PayloadWriter;
+import io.sluice.tools.loadgen.NodeExporterModel;
+import io.sluice.tools.loadgen.PayloadWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -59,6 +59,34 @@ final class TestPayloads {
     /** A record of up to {@code seriesCount} distinct series of {@code partition}, {@code samples} samples each. */
     byte[] record(int partition, int seriesCount, int samples) {
         int[] chosen = chooseSeries(partition, seriesCount);
+        writer.begin(nextTimestampMs[chosen[0]]);
+        for (int s : chosen) {
+            writer.beginSeries(firstSeries + s);
+            for (int i = 0; i < samples; i++) {
+                long t = nextTimestampMs[s];
+                nextTimestampMs[s] += 1 + random.nextInt(30_000);
+                long bits = valueBits();
+                writer.sample(t, Double.longBitsToDouble(bits));
+                produced.add(entry(labelText[s], t, bits));
+            }
+            writer.endSeries();
+        }
+        int length = writer.finish();
+        return Arrays.copyOf(writer.bytes(), length);
+    }
+
+    /**
+     * A record of {@code seriesCount} distinct series chosen from ALL series, {@code samples} samples
+     * each: what a producer that does not key by series writes, whatever partition it goes to. Read
+     * back over several partitions, a series' samples then arrive out of order.
+     */
+    byte[] unkeyedRecord(int seriesCount, int samples) {
+        int n = Math.min(seriesCount, series);
+        int first = random.nextInt(series);
+        int[] chosen = new int[n];
+        for (int i = 0; i < n; i++) {
+            chosen[i] = (first + i) % series;
+        }
         writer.begin(nextTimestampMs[chosen[0]]);
         for (int s : chosen) {
             writer.beginSeries(firstSeries + s);

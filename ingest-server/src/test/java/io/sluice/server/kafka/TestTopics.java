@@ -1,5 +1,6 @@
 package io.sluice.server.kafka;
 
+import io.sluice.tools.kafka.EmbeddedKafka;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import io.sluice.core.head.Head;
+import io.sluice.core.head.shard.ShardOptions;
 import io.sluice.core.head.shard.ShardStats;
 import io.sluice.core.head.shard.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
@@ -50,14 +51,18 @@ class HeadMetricsTest {
         for (long offset = 0; offset < 3; offset++) {
             TestHeads.feed(head, "m", 0, offset, SERIES, 1_000 * (offset + 1));
         }
-        TestHeads.feed(head, "m", 0, 3, SERIES, 500); // older than each series' last sample
-        TestHeads.awaitDurable(head, "m", 0, 3);
+        TestHeads.feed(head, "m", 0, 3, SERIES, 500); // older than each series' last sample: stored out of order
+        TestHeads.feed(head, "m", 0, 4, SERIES, 500 - ShardOptions.DEFAULT_OUT_OF_ORDER_WINDOW_MS); // beyond the window: too old
+        TestHeads.feed(head, "m", 0, 5, SERIES, 500); // a repeat of a stored out-of-order sample: duplicate
+        TestHeads.awaitDurable(head, "m", 0, 5);
 
-        assertThat(sample("sluice_samples_appended_total")).isEqualTo(3.0 * SERIES);
+        assertThat(sample("sluice_samples_appended_total")).isEqualTo(4.0 * SERIES);
         assertThat(sample("sluice_samples_appended_total", "shard=\"0\"")
-                + sample("sluice_samples_appended_total", "shard=\"1\"")).isEqualTo(3.0 * SERIES);
-        assertThat(HeadTotals.sum(head, ShardStats.Counter.SAMPLES_APPENDED)).isEqualTo(3L * SERIES);
-        assertThat(sample("sluice_samples_rejected_total", "reason=\"out_of_order\"")).isEqualTo(SERIES);
+                + sample("sluice_samples_appended_total", "shard=\"1\"")).isEqualTo(4.0 * SERIES);
+        assertThat(HeadTotals.sum(head, ShardStats.Counter.SAMPLES_APPENDED)).isEqualTo(4L * SERIES);
+        assertThat(sample("sluice_samples_out_of_order_total")).isEqualTo(SERIES);
+        assertThat(sample("sluice_samples_duplicate_total")).isEqualTo(SERIES);
+        assertThat(sample("sluice_samples_rejected_total", "reason=\"too_old\"")).isEqualTo(SERIES);
         assertThat(sample("sluice_samples_rejected_total", "reason=\"duplicate_timestamp\"")).isZero();
         assertThat(sample("sluice_samples_rejected_total", "reason=\"series_limit\"")).isZero();
         assertThat(sample("sluice_series_active")).isEqualTo(SERIES);

@@ -11,6 +11,7 @@ import io.sluice.core.labels.LabelsStatus;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.TestHeads;
 import io.sluice.server.TestHttp;
+import io.sluice.server.config.HttpOptions;
 import io.sluice.server.http.HttpServer;
 import io.sluice.server.http.Router;
 import java.io.IOException;
@@ -26,23 +27,27 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A real head in a temporary directory, fed through its batch API as the consumers feed it, and the
  * query API on a real HTTP port of 127.0.0.1. Tests append series, wait until the shards applied
- * them, and ask over HTTP.
+ * them, and ask over HTTP (the StoreAPI tests ask over gRPC).
  */
-final class QueryFixture implements AutoCloseable {
+public final class QueryFixture implements AutoCloseable {
     static final String TOPIC = "query-test";
 
-    final Head head;
+    public final Head head;
     final HttpServer http;
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     final AtomicLong nowMs = new AtomicLong(1_700_000_000_000L);
     private long offset = -1;
 
-    QueryFixture(Path dir, int shards, QueryOptions options) throws IOException {
+    public QueryFixture(Path dir, int shards, QueryOptions options) throws IOException {
+        this(dir, shards, options, HttpOptions.defaults());
+    }
+
+    QueryFixture(Path dir, int shards, QueryOptions options, HttpOptions httpOptions) throws IOException {
         head = new Head(TestHeads.options(dir, shards), new StreamRegistry(), new MemoryAccounting());
         head.start();
         Router router = new Router();
         QueryApi.addTo(router, head, options, registry, nowMs::get);
-        http = HttpServer.start("127.0.0.1", 0, router);
+        http = HttpServer.start("127.0.0.1", 0, httpOptions, router, registry);
     }
 
     QueryFixture(Path dir) throws IOException {
@@ -50,13 +55,13 @@ final class QueryFixture implements AutoCloseable {
     }
 
     /** Appends one series' samples as one Kafka record and waits until every shard applied it. */
-    void append(Map<String, String> labels, long[] timestampsMs, double[] values) {
+    public void append(Map<String, String> labels, long[] timestampsMs, double[] values) {
         submit(labels, timestampsMs, values);
         awaitApplied();
     }
 
     /** Appends without waiting (concurrency tests); returns the record's offset. */
-    long submit(Map<String, String> labels, long[] timestampsMs, double[] values) {
+    public long submit(Map<String, String> labels, long[] timestampsMs, double[] values) {
         LabelsBuilder builder = new LabelsBuilder(LabelLimits.DEFAULT).reset();
         labels.forEach(builder::add);
         if (builder.build() != LabelsStatus.OK) {
@@ -113,7 +118,7 @@ final class QueryFixture implements AutoCloseable {
         }
     }
 
-    void awaitApplied() {
+    public void awaitApplied() {
         TestHeads.awaitDurable(head, TOPIC, 0, offset);
     }
 

@@ -203,6 +203,58 @@ class RemoteReadTest {
         }
     }
 
+    /**
+     * A series with samples stored out of order (inside head.out-of-order-window): both response types
+     * give the one merged, time-ordered stream, and the chunks are time-ordered, each and one after another.
+     */
+    @Test
+    void outOfOrderSamplesAreReadMergedAndChunksStayTimeOrdered() throws Exception {
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put("__name__", "late");
+        labels.put("job", "even");
+        TreeMap<Long, Long> stored = new TreeMap<>();
+        long base = 20_000_000; // after every other series: the shard's newest is this series' own
+        long[] ts = new long[300];
+        double[] vs = new double[300];
+        for (int k = 0; k < 300; k++) {
+            ts[k] = base + k * 10_000L;
+            vs[k] = k;
+            stored.put(ts[k], Double.doubleToRawLongBits(vs[k]));
+        }
+        fx.submit(labels, ts, vs);
+        long[] late = new long[150]; // between the in-order samples, within the last ~40 minutes, reversed
+        double[] lateValues = new double[150];
+        for (int k = 0; k < late.length; k++) {
+            late[k] = base + (299 - k) * 10_000L - 5_000;
+            lateValues[k] = -k;
+            stored.put(late[k], Double.doubleToRawLongBits(lateValues[k]));
+        }
+        fx.submit(labels, late, lateValues);
+        fx.awaitApplied();
+        List<long[]> expected = new ArrayList<>();
+        stored.forEach((t, bits) -> expected.add(new long[] {t, bits}));
+
+        List<ChunkedReadResponse> frames = frames(streamedRead(fx, "late"));
+        assertThat(frames).hasSize(1);
+        ChunkedSeries series = frames.getFirst().getChunkedSeries(0);
+        assertThat(decode(series)).containsExactlyElementsOf(asText(expected));
+        long previous = Long.MIN_VALUE;
+        for (Chunk chunk : series.getChunksList()) {
+            assertThat(chunk.getMinTimeMs()).isGreaterThan(previous);
+            previous = chunk.getMaxTimeMs();
+        }
+
+        ReadRequest samples = ReadRequest.newBuilder()
+                .addQueries(query(base + 1_000_000, base + 2_000_000, matcher(LabelMatcher.Type.EQ, "__name__", "late"))).build();
+        HttpResponse<byte[]> r = post(samples.toByteArray());
+        assertThat(r.statusCode()).isEqualTo(200);
+        byte[] body = r.body();
+        byte[] raw = new byte[(int) snappyPreamble(body)];
+        new SnappyJavaDecompressor().decompress(body, 0, body.length, raw, 0, raw.length);
+        TimeSeries only = ReadResponse.parseFrom(raw).getResults(0).getTimeseries(0);
+        assertSamples(only, expected.stream().filter(x -> x[0] >= base + 1_000_000 && x[0] <= base + 2_000_000).toList());
+    }
+
     /** POSTs a STREAMED_XOR_CHUNKS read of every series named {@code metric}; the raw body. */
     static byte[] streamedRead(QueryFixture fx, String metric) throws Exception {
         ReadRequest request = ReadRequest.newBuilder()

@@ -13,8 +13,9 @@ import java.util.TreeSet;
 
 /**
  * Aggregations. sum/avg/count/min/max/group/stddev/stdvar stream: each input row is folded into its
- * group's per-step accumulators and not kept. quantile, topk/bottomk/limitk/limit_ratio and count_values
- * keep the rows they need.
+ * group's per-step accumulators and not kept; topk/bottomk keep per group and step a heap of at most k
+ * (series, value) pairs, limitk/limit_ratio the pairs they select. quantile and count_values keep the
+ * values they need.
  */
 final class Aggregations {
     private Aggregations() {
@@ -316,85 +317,87 @@ final class Aggregations {
                 throw Evaluator.execError("Scalar value " + FloatOps.formatG(mx) + " overflows int64");
             }
         }
-        List<Row> rows = ev.materialize(ev.evalVector(a.expr(), g));
-        Map<Object, Integer> groupIdx = new HashMap<>();
-        int[] rowGroup = new int[rows.size()];
-        for (int i = 0; i < rows.size(); i++) {
-            Object key = groupKey(rows.get(i).labels, grouping, a.without());
-            Integer gi = groupIdx.get(key);
-            if (gi == null) {
-                gi = groupIdx.size();
-                groupIdx.put(key, gi);
+        // Streams the input: per group and step, the selected series so far (a bounded heap for
+        // topk/bottomk), never the whole input.
+        RowSource src = ev.evalVector(a.expr(), g);
+        Map<Object, KGroup> groups = new HashMap<>();
+        List<KGroup> order = new ArrayList<>();
+        List<Labels> seriesLabels = new ArrayList<>();
+        List<Boolean> seriesDrop = new ArrayList<>();
+        boolean top = op == AggregateOp.TOPK;
+        boolean heap = op == AggregateOp.TOPK || op == AggregateOp.BOTTOMK;
+        for (Row r = src.next(); r != null; r = src.next()) {
+            Object key = groupKey(r.labels, grouping, a.without());
+            KGroup grp = groups.get(key);
+            if (grp == null) {
+                grp = new KGroup(n);
+                groups.put(key, grp);
+                order.add(grp);
             }
-            rowGroup[i] = gi;
-        }
-        int groups = groupIdx.size();
-        double[][] outV = new double[rows.size()][];
-        List<Integer> instantOrder = new ArrayList<>();
-        List<List<Integer>> perGroup = new ArrayList<>();
-        for (int gi = 0; gi < groups; gi++) {
-            perGroup.add(new ArrayList<>());
-        }
-        for (int i = 0; i < n; i++) {
-            ev.check();
-            for (List<Integer> l : perGroup) {
-                l.clear();
-            }
-            long k = Math.min((long) param[i], rows.size());
-            double r = Math.max(-1, Math.min(1, param[i]));
-            if (op != AggregateOp.LIMIT_RATIO && k < 1) {
-                continue;
-            }
-            if (op == AggregateOp.LIMIT_RATIO && param[i] == 0) {
-                continue;
-            }
-            for (int si = 0; si < rows.size(); si++) {
-                double f = rows.get(si).v[i];
+            int si = seriesLabels.size();
+            boolean selectedAny = false;
+            grp.series++;
+            for (int i = 0; i < n; i++) {
+                double f = r.v[i];
                 if (Row.absent(f)) {
                     continue;
                 }
-                List<Integer> sel = perGroup.get(rowGroup[si]);
+                long k = (long) param[i];
                 switch (op) {
-                    case LIMITK -> {
-                        if (sel.size() < k) {
-                            sel.add(si);
-                        }
-                    }
                     case LIMIT_RATIO -> {
-                        if (ratioSelected(rows.get(si).labels, r)) {
-                            sel.add(si);
+                        if (param[i] != 0 && ratioSelected(r.labels, Math.max(-1, Math.min(1, param[i])))) {
+                            grp.add(i, si, f, Long.MAX_VALUE);
+                            selectedAny = true;
                         }
                     }
-                    default -> sel.add(si);
+                    case LIMITK -> {
+                        if (k >= 1 && grp.size[i] < k) {
+                            grp.add(i, si, f, k);
+                            selectedAny = true;
+                        }
+                    }
+                    default -> {
+                        if (k >= 1) {
+                            selectedAny |= grp.offer(i, si, f, k, top);
+                        }
+                    }
                 }
             }
-            for (List<Integer> sel : perGroup) {
-                if (sel.isEmpty()) {
+            // Labels only of series selected at some step (an index per series, a label set per candidate).
+            seriesLabels.add(selectedAny ? r.labels : null);
+            seriesDrop.add(r.dropName);
+            ev.check();
+        }
+        Map<Integer, double[]> outV = new java.util.LinkedHashMap<>();
+        List<Integer> instantOrder = new ArrayList<>();
+        for (KGroup grp : order) {
+            for (int i = 0; i < n; i++) {
+                int sz = grp.size[i];
+                if (sz == 0) {
                     continue;
                 }
-                final int step = i;
-                if (op == AggregateOp.TOPK || op == AggregateOp.BOTTOMK) {
-                    boolean top = op == AggregateOp.TOPK;
-                    // Stable by input order among equal values; NaN loses to any number.
-                    sel.sort((x, y) -> {
-                        double fx = rows.get(x).v[step];
-                        double fy = rows.get(y).v[step];
+                int base = i * grp.cap;
+                Integer[] pos = new Integer[sz];
+                for (int j = 0; j < sz; j++) {
+                    pos[j] = j;
+                }
+                if (heap) {
+                    // Best first, NaN last; equal values in input order.
+                    java.util.Arrays.sort(pos, (x, y) -> {
+                        double fx = grp.vals[base + x];
+                        double fy = grp.vals[base + y];
                         boolean nx = Double.isNaN(fx);
                         boolean ny = Double.isNaN(fy);
                         if (nx || ny) {
-                            return nx == ny ? 0 : (nx ? 1 : -1);
+                            return nx == ny ? Integer.compare(grp.idx[base + x], grp.idx[base + y]) : (nx ? 1 : -1);
                         }
-                        return top ? Double.compare(fy, fx) : Double.compare(fx, fy);
+                        int c = top ? Double.compare(fy, fx) : Double.compare(fx, fy);
+                        return c != 0 ? c : Integer.compare(grp.idx[base + x], grp.idx[base + y]);
                     });
-                    while (sel.size() > k) {
-                        sel.remove(sel.size() - 1);
-                    }
                 }
-                for (int si : sel) {
-                    if (outV[si] == null) {
-                        outV[si] = Row.absentArray(n);
-                    }
-                    outV[si][i] = rows.get(si).v[i];
+                for (int j = 0; j < sz; j++) {
+                    int si = grp.idx[base + pos[j]];
+                    outV.computeIfAbsent(si, x -> Row.absentArray(n))[i] = grp.vals[base + pos[j]];
                     if (n == 1) {
                         instantOrder.add(si);
                     }
@@ -404,18 +407,132 @@ final class Aggregations {
         List<Row> out = new ArrayList<>();
         if (n == 1) {
             for (int si : instantOrder) {
-                Row src = rows.get(si);
-                out.add(new Row(src.labels, src.dropName, outV[si]));
+                out.add(new Row(seriesLabels.get(si), seriesDrop.get(si), outV.get(si)));
             }
         } else {
-            for (int si = 0; si < rows.size(); si++) {
-                if (outV[si] != null) {
-                    Row src = rows.get(si);
-                    out.add(new Row(src.labels, src.dropName, outV[si]));
-                }
+            List<Integer> ids = new ArrayList<>(outV.keySet());
+            ids.sort(null);
+            for (int si : ids) {
+                out.add(new Row(seriesLabels.get(si), seriesDrop.get(si), outV.get(si)));
             }
         }
         return new Evaluator.VecVal(RowSource.of(out));
+    }
+
+    /**
+     * One group of a k-aggregation: per step, up to {@code cap} selected (series index, value) pairs in
+     * flat arrays; for topk/bottomk a heap with the worst selected value at the top. {@code cap} grows with
+     * the group's series count (never beyond k), so a huge k costs no more than the input.
+     */
+    private static final class KGroup {
+        final int n;
+        int cap = 1;
+        int series;
+        double[] vals;
+        int[] idx;
+        final int[] size;
+
+        KGroup(int n) {
+            this.n = n;
+            vals = new double[n];
+            idx = new int[n];
+            size = new int[n];
+        }
+
+        private void ensure(long k) {
+            int want = (int) Math.min(k, Math.max(1, series));
+            if (want <= cap) {
+                return;
+            }
+            int nc = (int) Math.min(Math.min(k, Integer.MAX_VALUE / Math.max(1, n) - 1), Math.max(want, (long) cap * 2));
+            double[] nv = new double[n * nc];
+            int[] ni = new int[n * nc];
+            for (int i = 0; i < n; i++) {
+                System.arraycopy(vals, i * cap, nv, i * nc, size[i]);
+                System.arraycopy(idx, i * cap, ni, i * nc, size[i]);
+            }
+            vals = nv;
+            idx = ni;
+            cap = nc;
+        }
+
+        void add(int step, int si, double f, long k) {
+            ensure(k == Long.MAX_VALUE ? series : k);
+            int at = step * cap + size[step]++;
+            vals[at] = f;
+            idx[at] = si;
+        }
+
+        /** Whether {@code a} is worse than {@code b} for the heap (NaN worst; on ties the later series). */
+        private boolean worse(double a, int ia, double b, int ib, boolean top) {
+            boolean na = Double.isNaN(a);
+            boolean nb = Double.isNaN(b);
+            if (na || nb) {
+                return na && (!nb || ia > ib);
+            }
+            if (a != b) {
+                return top ? a < b : a > b;
+            }
+            return ia > ib;
+        }
+
+        /** Offers a value for topk/bottomk; true when it was taken. */
+        boolean offer(int step, int si, double f, long k, boolean top) {
+            ensure(k);
+            int base = step * cap;
+            int sz = size[step];
+            if (sz < Math.min(k, cap)) {
+                int c = base + sz;
+                vals[c] = f;
+                idx[c] = si;
+                size[step] = sz + 1;
+                // sift up: the worst at the root
+                while (c > base) {
+                    int parent = base + (c - base - 1) / 2;
+                    if (!worse(vals[c], idx[c], vals[parent], idx[parent], top)) {
+                        break;
+                    }
+                    swap(c, parent);
+                    c = parent;
+                }
+                return true;
+            }
+            double rootV = vals[base];
+            boolean better = Double.isNaN(rootV) ? !Double.isNaN(f) : (top ? rootV < f : rootV > f);
+            if (!better) {
+                return false;
+            }
+            vals[base] = f;
+            idx[base] = si;
+            // sift down
+            int c = base;
+            while (true) {
+                int l = base + 2 * (c - base) + 1;
+                if (l >= base + sz) {
+                    break;
+                }
+                int w = l;
+                int r = l + 1;
+                if (r < base + sz && worse(vals[r], idx[r], vals[l], idx[l], top)) {
+                    w = r;
+                }
+                if (!worse(vals[w], idx[w], vals[c], idx[c], top)) {
+                    break;
+                }
+                swap(c, w);
+                c = w;
+            }
+            return true;
+        }
+
+        private void swap(int a, int b) {
+            double v = vals[a];
+            vals[a] = vals[b];
+            vals[b] = v;
+            int t = idx[a];
+            idx[a] = idx[b];
+            idx[b] = t;
+        }
     }
 
     /** limit_ratio's deterministic per-series choice: a hash of the labels in [0, 1) against the ratio. */

@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
  * Binary operators. Vector/scalar streams the vector side; vector/vector materialises both sides, indexes
@@ -398,9 +397,5 @@ final class BinaryOps {
             sb.append(l.name(i)).append("=\"").append(l.value(i).replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
         }
         return sb.append('}').toString();
-    }
-
-    static List<String> sorted(List<String> l) {
-        return new ArrayList<>(new TreeSet<>(l));
     }
 }

@@ -3,8 +3,6 @@ package io.sluice.promql.eval;
 import io.sluice.promql.PromQLException;
 import io.sluice.promql.QueryLimits;
 import io.sluice.promql.QueryResult;
-import io.sluice.promql.ast.AggregateOp;
-import io.sluice.promql.ast.BinaryOp;
 import io.sluice.promql.ast.Expr;
 import io.sluice.promql.ast.ValueType;
 import io.sluice.promql.eval.kernels.DateKernels;
@@ -15,7 +13,6 @@ import io.sluice.promql.storage.SampleIterator;
 import io.sluice.promql.storage.SeriesSet;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -704,17 +701,5 @@ public final class Evaluator {
             case "year" -> DateKernels.year(seconds);
             default -> throw new IllegalArgumentException(fn);
         };
-    }
-
-    static boolean isComparison(BinaryOp op) {
-        return op.isComparison();
-    }
-
-    static Map<String, Row> newIndex() {
-        return new HashMap<>();
-    }
-
-    static AggregateOp op(Expr.Aggregate a) {
-        return a.op();
     }
 }

@@ -95,20 +95,4 @@ final class FloatOps {
         }
         return Integer.compare(a.length() - i, b.length() - j);
     }
-
-    /** Go's {@code math.Max}: +Inf wins over NaN, then NaN wins, +0 over -0. */
-    static double goMax(double x, double y) {
-        if (x == Double.POSITIVE_INFINITY || y == Double.POSITIVE_INFINITY) {
-            return Double.POSITIVE_INFINITY;
-        }
-        return Math.max(x, y);
-    }
-
-    /** Go's {@code math.Min}: -Inf wins over NaN, then NaN wins, -0 over +0. */
-    static double goMin(double x, double y) {
-        if (x == Double.NEGATIVE_INFINITY || y == Double.NEGATIVE_INFINITY) {
-            return Double.NEGATIVE_INFINITY;
-        }
-        return Math.min(x, y);
-    }
 }

@@ -3,7 +3,6 @@ package io.sluice.promql.eval;
 import io.sluice.promql.ast.Expr;
 import io.sluice.promql.eval.kernels.MathKernels;
 import io.sluice.promql.labels.Labels;
-import io.sluice.promql.storage.SampleIterator;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -37,7 +36,7 @@ final class Functions {
                 double[] a = ev.evalScalar(args.get(0), g);
                 double[] b = ev.evalScalar(args.get(1), g);
                 boolean min = fn.equals("min_of");
-                return scalar(g, i -> min ? FloatOps.goMin(a[i], b[i]) : FloatOps.goMax(a[i], b[i]));
+                return scalar(g, i -> min ? MathKernels.goMin(a[i], b[i]) : MathKernels.goMax(a[i], b[i]));
             }
             case "vector": {
                 double[] s = ev.evalScalar(args.get(0), g);
@@ -127,7 +126,7 @@ final class Functions {
                     if (max < min) {
                         return Row.ABSENT;
                     }
-                    return FloatOps.goMax(min, FloatOps.goMin(max, v));
+                    return MathKernels.clamp(v, min, max);
                 }, true);
             }
             case "round": {
@@ -511,9 +510,5 @@ final class Functions {
             e = p.expr();
         }
         return e;
-    }
-
-    static boolean isStale(double v) {
-        return SampleIterator.isStaleMarker(v);
     }
 }

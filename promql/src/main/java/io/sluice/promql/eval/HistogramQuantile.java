@@ -140,7 +140,7 @@ final class HistogramQuantile {
                 }
             }
         }
-        return new Evaluator.VecVal(RowSource.of(LabelFunctions.merge(out, n)));
+        return new Evaluator.VecVal(RowSource.of(BinaryOps.mergeByLabels(out, n)));
     }
 
     /** Prometheus' FormatOpenMetricsFloat: Go's shortest 'g' text, ".0" added to integers. */

@@ -6,9 +6,7 @@ import com.google.re2j.PatternSyntaxException;
 import io.sluice.promql.ast.Expr;
 import io.sluice.promql.labels.Labels;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /** label_replace and label_join: relabel rows, then merge rows that became equal (their steps must not overlap). */
 final class LabelFunctions {
@@ -46,7 +44,7 @@ final class LabelFunctions {
                 }
             }
         }
-        return new Evaluator.VecVal(RowSource.of(merge(rows, g.n())));
+        return new Evaluator.VecVal(RowSource.of(BinaryOps.mergeByLabels(rows, g.n())));
     }
 
     static Evaluator.Val labelJoin(Evaluator ev, Expr.Call c, Grid g) {
@@ -78,31 +76,11 @@ final class LabelFunctions {
                 r.dropName = false;
             }
         }
-        return new Evaluator.VecVal(RowSource.of(merge(rows, g.n())));
+        return new Evaluator.VecVal(RowSource.of(BinaryOps.mergeByLabels(rows, g.n())));
     }
 
     static boolean validLabelName(String s) {
         return !s.isEmpty() && s.codePoints().allMatch(cp -> cp != 0xFFFD) && java.nio.charset.StandardCharsets.UTF_8.newEncoder().canEncode(s);
-    }
-
-    static List<Row> merge(List<Row> rows, int n) {
-        Map<Labels, Row> m = new LinkedHashMap<>();
-        boolean dup = false;
-        for (Row r : rows) {
-            Row prev = m.putIfAbsent(r.labels, r);
-            if (prev != null) {
-                dup = true;
-                for (int i = 0; i < n; i++) {
-                    if (!Row.absent(r.v[i])) {
-                        if (!Row.absent(prev.v[i])) {
-                            throw Evaluator.execError("vector cannot contain metrics with the same labelset");
-                        }
-                        prev.v[i] = r.v[i];
-                    }
-                }
-            }
-        }
-        return dup ? new ArrayList<>(m.values()) : rows;
     }
 
     /** Go's Regexp.Expand template: $1, ${1}, $name, ${name}, $$. */

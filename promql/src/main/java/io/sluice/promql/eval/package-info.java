@@ -15,10 +15,11 @@
  *
  * <h2>What is held</h2>
  * sum/avg/count/min/max/group/stddev/stdvar fold each input row into per-group arrays and drop it, so the
- * input series are never all held. Binary operators hold the "one" side, indexed by matching signature,
- * and stream the other; and/unless hold only which signatures the right side has at each step. quantile,
- * topk/bottomk/limitk/limit_ratio, count_values, sort, label_replace/label_join, histogram_quantile and
- * the final result hold the rows they need. Subtrees whose value is the same at every step (selectors
+ * input series are never all held; topk/bottomk keep per group and step a heap of at most k candidates,
+ * limitk/limit_ratio the points they select. Binary operators hold the "one" side, indexed by matching
+ * signature, and stream the other; and/unless hold only which signatures the right side has at each
+ * step. quantile, count_values, sort, label_replace/label_join, histogram_quantile and the final result
+ * hold the rows they need. Subtrees whose value is the same at every step (selectors
  * pinned with {@code @}, as Prometheus decides) are evaluated once and broadcast.
  *
  * <h2>Limits</h2>

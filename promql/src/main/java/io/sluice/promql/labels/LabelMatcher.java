@@ -42,33 +42,14 @@ public final class LabelMatcher {
     public static LabelMatcher of(Type type, String name, String value) {
         Pattern p = null;
         if (type == Type.REGEX || type == Type.NOT_REGEX) {
-            String tooLarge = tooLarge(value);
-            if (tooLarge != null) {
-                throw new IllegalArgumentException(tooLarge);
-            }
+            RegexLimits.check(name, value);
             try {
                 p = Pattern.compile("^(?:" + value + ")$", Pattern.DOTALL);
             } catch (PatternSyntaxException e) {
                 throw new IllegalArgumentException(e.getMessage(), e);
-            } catch (StackOverflowError e) {
-                // RE2J parses and simplifies recursively: a deeply nested regex exhausts a thread's stack.
-                throw new IllegalArgumentException("regex too deeply nested to compile", e);
             }
         }
         return new LabelMatcher(type, name, value, p);
-    }
-
-    /**
-     * The longest regex accepted, in characters (the default longest label value,
-     * {@code limits.label-value-bytes}). RE2J matches in linear time, but compiling costs grow with the
-     * regex: a 100,000-character one takes half a second and can exhaust a thread's stack.
-     */
-    public static final int MAX_REGEX_LENGTH = 16 << 10;
-
-    /** Why {@code regex} is refused before compiling it, or null. */
-    public static String tooLarge(String regex) {
-        return regex.length() <= MAX_REGEX_LENGTH ? null
-                : "regex too long: " + regex.length() + " characters, at most " + MAX_REGEX_LENGTH;
     }
 
     public static LabelMatcher equal(String name, String value) {

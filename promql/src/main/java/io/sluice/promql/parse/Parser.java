@@ -438,8 +438,8 @@ public final class Parser {
 
     /** RE2's message for the pattern as written (not as anchored). */
     private static String regexError(String pattern, IllegalArgumentException e) {
-        if (LabelMatcher.tooLarge(pattern) != null || e.getCause() instanceof StackOverflowError) {
-            return e.getMessage(); // refused before (or instead of) compiling: not compiled again here
+        if (e instanceof io.sluice.promql.labels.RegexLimits.TooComplexException) {
+            return e.getMessage();
         }
         try {
             com.google.re2j.Pattern.compile(pattern);

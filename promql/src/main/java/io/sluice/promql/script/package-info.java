@@ -21,7 +21,6 @@
  * eval ({@code PromqlScriptsTest}). Every expected value in them comes from Prometheus' engine: a new
  * eval is written without expectations, its results are taken from Prometheus v0.314.0 (its
  * {@code promqltest} package, engine options as {@code promqltest.NewTestEngine}), and the finished file
- * must pass {@code promqltest.RunTest} there before it is committed. Scripts the engine does not pass yet
- * wait in {@code promql/src/test/resources/promql-pending/}, which no test runs.
+ * must pass {@code promqltest.RunTest} there before it is committed.
  */
 package io.sluice.promql.script;

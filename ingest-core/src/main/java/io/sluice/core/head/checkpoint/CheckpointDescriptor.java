@@ -7,7 +7,7 @@ import java.nio.file.Path;
  * docs/format/checkpoint.md describes it byte by byte. Every integer is little-endian.
  *
  * <pre>
- *  file  := block(HEADER) block(STREAMS) block(SERIES)* block(END)
+ *  file  := block(HEADER) block(STREAMS) block(SERIES)* block(OUT_OF_ORDER)* block(END)
  *  block := kind:u8 | 0:u8[3] | length:u32 | payload[length] | crc32c:u32   (over kind..payload)
  * </pre>
  *
@@ -18,12 +18,16 @@ public final class CheckpointDescriptor {
     public static final String PREFIX = "checkpoint.";
     public static final String TMP_SUFFIX = ".tmp";
     public static final int MAGIC = 0x504B_4353; // "SCKP" in file order
-    public static final byte VERSION = 2;
+    public static final byte VERSION = 3;
+    /** Version 2 files are version 3 files without OUT_OF_ORDER blocks: still loaded. */
+    public static final byte OLDEST_READABLE_VERSION = 2;
 
     public static final byte HEADER = 1;
     public static final byte STREAMS = 2;
     public static final byte SERIES = 3;
     public static final byte END = 4;
+    /** Series' out-of-order samples: {@code (id:u32 count:u32 (timestampMs:i64 valueBits:i64)*count)*}, time-ordered. */
+    public static final byte OUT_OF_ORDER = 5;
 
     public static final int BLOCK_HEADER_BYTES = 8;
     public static final int BLOCK_TRAILER_BYTES = 4;

@@ -59,7 +59,7 @@ public final class CheckpointReader implements AutoCloseable {
         byte k = file.get(ValueLayout.JAVA_BYTE, at);
         long len = file.get(INT, at + 4) & 0xFFFF_FFFFL;
         long end = at + CheckpointDescriptor.BLOCK_HEADER_BYTES + len;
-        if (k < CheckpointDescriptor.HEADER || k > CheckpointDescriptor.END
+        if (k < CheckpointDescriptor.HEADER || k > CheckpointDescriptor.OUT_OF_ORDER
                 || end + CheckpointDescriptor.BLOCK_TRAILER_BYTES > file.byteSize()) {
             return "checkpoint " + path + " position " + at + ": block of kind " + k + " and length " + len
                     + " does not fit the file (" + file.byteSize() + " bytes)";
@@ -74,8 +74,10 @@ public final class CheckpointReader implements AutoCloseable {
                     path, at, stored, (int) crc.getValue());
         }
         if (at == 0 && (k != CheckpointDescriptor.HEADER || len < 8 || file.get(INT, at + 8) != CheckpointDescriptor.MAGIC
-                || file.get(ValueLayout.JAVA_BYTE, at + 12) != CheckpointDescriptor.VERSION)) {
-            return "checkpoint " + path + " position " + at + ": not a version " + CheckpointDescriptor.VERSION + " checkpoint header";
+                || file.get(ValueLayout.JAVA_BYTE, at + 12) > CheckpointDescriptor.VERSION
+                || file.get(ValueLayout.JAVA_BYTE, at + 12) < CheckpointDescriptor.OLDEST_READABLE_VERSION)) {
+            return "checkpoint " + path + " position " + at + ": not a version " + CheckpointDescriptor.VERSION
+                    + " checkpoint header (versions " + CheckpointDescriptor.OLDEST_READABLE_VERSION + ".." + CheckpointDescriptor.VERSION + " load)";
         }
         nextBlock();
         return null;
@@ -111,6 +113,11 @@ public final class CheckpointReader implements AutoCloseable {
     /** True while the current block has payload left. */
     public boolean hasRemaining() {
         return position < blockEnd;
+    }
+
+    /** Payload bytes left in the current block. */
+    public long remaining() {
+        return blockEnd - position;
     }
 
     public int getInt() {

@@ -4,6 +4,8 @@ import io.sluice.core.head.chunkfiles.ChunkFileDescriptor;
 import io.sluice.core.head.chunkfiles.ChunkFileSet;
 import io.sluice.core.head.chunkfiles.ChunkFiles;
 import io.sluice.core.head.chunkfiles.PersistFiles;
+import io.sluice.core.chunk.XorIterator;
+import io.sluice.core.head.series.OutOfOrderStore;
 import io.sluice.core.head.series.SeriesStore;
 import io.sluice.core.head.shard.ShardOptions;
 import io.sluice.core.head.shard.ShardStats;
@@ -62,6 +64,7 @@ public final class Checkpoints {
     private int lastLowestFile = Integer.MAX_VALUE;
     private long previousPosition = -1;    // the one before it, kept as a fallback
     private int previousLowestFile = Integer.MAX_VALUE;
+    private int examinedSeriesIds;         // the examined checkpoint header's next series id
 
     public Checkpoints(CheckpointTarget shard, ShardOptions options, SeriesStore store, ChunkFiles chunkFiles, ShardStats stats,
                        StreamRegistry streams) {
@@ -191,6 +194,7 @@ public final class Checkpoints {
                 }
             }
             out.endBlock();
+            writeOutOfOrder(out);
             out.beginBlock(CheckpointDescriptor.END);
             out.putInt(live);
             out.putInt(lowest == Integer.MAX_VALUE ? chunkFiles.fileIndex() : lowest);
@@ -198,6 +202,89 @@ public final class Checkpoints {
             out.commit();
         }
         return lowest == Integer.MAX_VALUE ? chunkFiles.fileIndex() : lowest;
+    }
+
+    /** The series' out-of-order samples, time-ordered, in OUT_OF_ORDER blocks (none if there are none). */
+    private void writeOutOfOrder(CheckpointWriter out) throws IOException {
+        OutOfOrderStore late = store.outOfOrder();
+        if (late.isEmpty()) {
+            return;
+        }
+        XorIterator it = new XorIterator();
+        long[] ts = new long[0];
+        long[] vs = new long[0];
+        out.beginBlock(CheckpointDescriptor.OUT_OF_ORDER);
+        for (int id : late.seriesIds()) {
+            OutOfOrderStore.Late samples = late.get(id);
+            if (samples == null || store.isEvicted(id)) {
+                continue;
+            }
+            int count = samples.sampleCount();
+            if (ts.length < count) {
+                ts = new long[count];
+                vs = new long[count];
+            }
+            int n = samples.sortedInto(ts, vs, it);
+            out.putInt(id);
+            out.putInt(n);
+            for (int i = 0; i < n; i++) {
+                out.putLong(ts[i]);
+                out.putLong(vs[i]);
+            }
+            if (out.blockPayloadBytes() >= CheckpointDescriptor.SERIES_BLOCK_BYTES) {
+                out.endBlock();
+                out.beginBlock(CheckpointDescriptor.OUT_OF_ORDER);
+            }
+        }
+        out.endBlock();
+    }
+
+    /** Restores one OUT_OF_ORDER block (examined: its records fit and name restored series). */
+    private void loadOutOfOrder(CheckpointReader in) {
+        long[] ts = new long[0];
+        long[] vs = new long[0];
+        long restored = 0;
+        while (in.hasRemaining()) {
+            int id = in.getInt();
+            int n = in.getInt();
+            if (ts.length < n) {
+                ts = new long[n];
+                vs = new long[n];
+            }
+            for (int i = 0; i < n; i++) {
+                ts[i] = in.getLong();
+                vs[i] = in.getLong();
+            }
+            store.outOfOrder().restore(id, ts, vs, n);
+            restored += n;
+        }
+        stats.add(ShardStats.Counter.RESTORED_SAMPLES, restored);
+    }
+
+    /** Why an OUT_OF_ORDER block cannot be loaded, or null: each record must fit, name a series id below the header's, and be time-ordered. */
+    private static String examineOutOfOrder(CheckpointReader in, Path path, int nextSeriesId) {
+        while (in.hasRemaining()) {
+            long at = in.position();
+            if (in.remaining() < 8) {
+                return "checkpoint " + path + " position " + at + ": a truncated out-of-order record";
+            }
+            int id = in.getInt();
+            int n = in.getInt();
+            if (id < 0 || id >= nextSeriesId || n < 1 || (long) n * 16 > in.remaining()) {
+                return "checkpoint " + path + " position " + at + ": out-of-order record of series " + id + " with " + n
+                        + " samples does not fit its block or names no series";
+            }
+            long previous = Long.MIN_VALUE;
+            for (int i = 0; i < n; i++) {
+                long t = in.getLong();
+                in.getLong();
+                if (i > 0 && t <= previous) {
+                    return "checkpoint " + path + " position " + at + ": out-of-order samples of series " + id + " not time-ordered";
+                }
+                previous = t;
+            }
+        }
+        return null;
     }
 
     private void writeStreams(CheckpointWriter out) throws IOException {
@@ -369,9 +456,14 @@ public final class Checkpoints {
 
     /** Checks one block whose CRC passed: the header's WAL position, or every chunk ref of a SERIES block. */
     private String examineBlock(CheckpointReader in, Path path, Wal wal, ChunkFileSet files) throws IOException {
+        if (in.kind() == CheckpointDescriptor.OUT_OF_ORDER) {
+            return examineOutOfOrder(in, path, examinedSeriesIds);
+        }
         if (in.kind() == CheckpointDescriptor.HEADER) {
             in.skip(4 + 4 + 4);
             long position = in.getLong();
+            in.getLong();
+            examinedSeriesIds = in.getInt();
             if (position < wal.firstPosition()) {
                 return "checkpoint " + path + " covers the WAL up to " + WalPosition.toString(position)
                         + " but the WAL starts at " + WalPosition.toString(wal.firstPosition());
@@ -407,6 +499,7 @@ public final class Checkpoints {
                             codec.restore(in, shard);
                         }
                     }
+                    case CheckpointDescriptor.OUT_OF_ORDER -> loadOutOfOrder(in);
                     case CheckpointDescriptor.END -> {
                         in.getInt();
                         lowest = in.getInt();

@@ -1,5 +1,7 @@
 package io.sluice.core.head.read;
 
+import io.sluice.core.chunk.ChunkCutPolicy;
+import io.sluice.core.chunk.HeapXorEncoder;
 import io.sluice.core.chunk.XorChunkDescriptor;
 import io.sluice.core.chunk.XorIterator;
 import io.sluice.core.labels.LabelsView;
@@ -30,6 +32,10 @@ public final class SeriesSnapshot {
     private long minTimeMs;
     private long maxTimeMs;
     private final Samples samples = new Samples();
+    // Merging a series' out-of-order samples (mergeOutOfOrder): grown on first use, then reused.
+    private HeapXorEncoder encoder;
+    private long[] mergedTs = new long[0];
+    private long[] mergedVs = new long[0];
 
     public void reset(int id, long minTime, long maxTime) {
         this.seriesId = id;
@@ -73,6 +79,62 @@ public final class SeriesSnapshot {
         chunkBytesUsed += capacityBytes;
     }
 
+    /**
+     * Merges the series' out-of-order samples {@code ts}/{@code vs}[0..n) (time-ordered, none at a
+     * timestamp the chunks hold) with the samples of the chunks copied so far, keeping those in
+     * [minTimeMs, maxTimeMs], and replaces the chunks with new time-ordered XOR chunks of at most
+     * {@link ChunkCutPolicy#SAMPLES_PER_CHUNK} samples each. So every reader, remote-read's chunk
+     * responses included, sees one time-ordered stream; only series with out-of-order data pay.
+     */
+    public void mergeOutOfOrder(long[] ts, long[] vs, int n) {
+        int inRange = 0;
+        for (int i = 0; i < n; i++) {
+            if (ts[i] >= minTimeMs && ts[i] <= maxTimeMs) {
+                inRange++;
+            }
+        }
+        if (inRange == 0) {
+            return;
+        }
+        int capacity = inRange;
+        for (int c = 0; c < chunkCount; c++) {
+            capacity += chunkSamples[c] >= 0 ? chunkSamples[c] : XorChunkDescriptor.headerNumSamples(chunkSegment, chunkOffsets[c]);
+        }
+        if (mergedTs.length < capacity) {
+            mergedTs = new long[capacity];
+            mergedVs = new long[capacity];
+        }
+        int m = 0;
+        int j = 0;
+        for (Samples it = samples(); it.next(); ) {
+            long t = it.timestampMs();
+            for (; j < n && ts[j] <= t; j++) {
+                if (ts[j] < t && ts[j] >= minTimeMs) { // equal: the in-order sample is kept
+                    mergedTs[m] = ts[j];
+                    mergedVs[m++] = vs[j];
+                }
+            }
+            mergedTs[m] = t;
+            mergedVs[m++] = it.valueBits();
+        }
+        for (; j < n && ts[j] <= maxTimeMs; j++) {
+            if (ts[j] >= minTimeMs) {
+                mergedTs[m] = ts[j];
+                mergedVs[m++] = vs[j];
+            }
+        }
+        if (encoder == null) {
+            encoder = new HeapXorEncoder();
+        }
+        chunkCount = 0;
+        chunkBytesUsed = 0;
+        for (int from = 0; from < m; from += ChunkCutPolicy.SAMPLES_PER_CHUNK) {
+            int to = Math.min(m, from + ChunkCutPolicy.SAMPLES_PER_CHUNK);
+            encoder.encode(mergedTs, mergedVs, from, to);
+            addChunk(MemorySegment.ofArray(encoder.bytes()), 0, encoder.length(), to - from);
+        }
+    }
+
     public int seriesId() {
         return seriesId;
     }
@@ -98,7 +160,9 @@ public final class SeriesSnapshot {
      * Chunk {@code index} (0 .. {@link #chunkCount()} - 1, in time order) exactly as Prometheus'
      * {@code XORChunk.Bytes()} returns it — the sample count in the header, the bit stream up to the
      * last sample, the bits after it zero — with its first and last timestamps: what remote-read's
-     * {@code STREAMED_XOR_CHUNKS} sends. Whole chunks: samples outside the snapshot's range stay in.
+     * {@code STREAMED_XOR_CHUNKS} sends. Whole chunks: samples outside the snapshot's range stay in
+     * (except for a series with out-of-order samples, whose chunks were re-encoded from the merged
+     * samples in range: {@link #mergeOutOfOrder}).
      * The open chunk is cut at the sample count its writer had published, so bytes of a sample being
      * appended meanwhile never leak in. Decodes the chunk once (for its bit length and times).
      *

@@ -83,6 +83,18 @@ public final class ShardReplay {
 
     /** Replays the records from {@code fromPosition} (a checkpoint's position, or the WAL's first). */
     public void run(long fromPosition) throws IOException {
+        // The WAL holds only samples the shard accepted: a late one was inside the window when it came,
+        // so replay stores every late sample whatever the shard's newest is by now (runs reorder series).
+        long window = store.outOfOrderWindowMs();
+        store.outOfOrderWindowMs(SeriesStore.UNLIMITED_WINDOW);
+        try {
+            replay(fromPosition);
+        } finally {
+            store.outOfOrderWindowMs(window);
+        }
+    }
+
+    private void replay(long fromPosition) throws IOException {
         try (WalReader reader = wal.openReader(fromPosition)) {
             progress.begin(fromPosition, wal.writtenPosition());
             while (reader.next()) {

@@ -7,7 +7,9 @@ package io.sluice.core.head.series;
  */
 public final class AppendCounts {
     long appended;
+    /** Of {@link #appended}: samples older than their series' newest, stored out of order. */
     long outOfOrder;
+    long tooOld;
     long duplicate;
     long duplicateTimestamp;
 
@@ -15,19 +17,45 @@ public final class AppendCounts {
     public void add(int result) {
         switch (result) {
             case SeriesStore.APPENDED -> appended++;
-            case SeriesStore.OUT_OF_ORDER -> outOfOrder++;
+            case SeriesStore.APPENDED_OUT_OF_ORDER -> {
+                appended++;
+                outOfOrder++;
+            }
+            case SeriesStore.TOO_OLD -> tooOld++;
             case SeriesStore.DUPLICATE -> duplicate++;
             default -> duplicateTimestamp++;
         }
     }
 
     long total() {
-        return appended + outOfOrder + duplicate + duplicateTimestamp;
+        return appended + tooOld + duplicate + duplicateTimestamp;
+    }
+
+    /** Samples stored out of order (included in the appended ones). */
+    public long outOfOrder() {
+        return outOfOrder;
+    }
+
+    public long appended() {
+        return appended;
+    }
+
+    public long tooOld() {
+        return tooOld;
+    }
+
+    public long duplicate() {
+        return duplicate;
+    }
+
+    public long duplicateTimestamp() {
+        return duplicateTimestamp;
     }
 
     void clear() {
         appended = 0;
         outOfOrder = 0;
+        tooOld = 0;
         duplicate = 0;
         duplicateTimestamp = 0;
     }

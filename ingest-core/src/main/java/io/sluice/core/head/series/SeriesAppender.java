@@ -9,7 +9,6 @@ import static io.sluice.core.head.series.SeriesDescriptor.XOR_STATE_OFFSET;
 import static io.sluice.core.head.series.SeriesStore.APPENDED;
 import static io.sluice.core.head.series.SeriesStore.DUPLICATE;
 import static io.sluice.core.head.series.SeriesStore.DUPLICATE_TIMESTAMP;
-import static io.sluice.core.head.series.SeriesStore.OUT_OF_ORDER;
 
 import io.sluice.core.chunk.ChunkCutPolicy;
 import io.sluice.core.chunk.ChunkHandle;
@@ -43,8 +42,16 @@ final class SeriesAppender {
     private SeriesStore.ChunkSink chunkSink = SeriesStore.ChunkSink.NONE;
     private long newestTimestampMs = Long.MIN_VALUE; // the newest sample of any series (idle eviction's clock)
     private long stepOpen = ChunkHandle.NONE; // the open block chunkStep left (its second result)
+    private final LateSink late;
 
-    SeriesAppender(ChunkMemory chunks, ClosedChunkLists closed, long chunkRangeMs) {
+    /** Where a sample older than its series' newest goes (the out-of-order rules, {@link SeriesStore}). */
+    interface LateSink {
+        /** Returns an {@link SeriesStore#append} result for sample (t, v) of series {@code id}, older than its newest. */
+        int late(int id, long timestampMs, long valueBits);
+    }
+
+    SeriesAppender(ChunkMemory chunks, ClosedChunkLists closed, long chunkRangeMs, LateSink late) {
+        this.late = late;
         this.chunks = chunks;
         this.closed = closed;
         this.chunkRangeMs = chunkRangeMs;
@@ -72,7 +79,7 @@ final class SeriesAppender {
     }
 
     /**
-     * Appends a sample with Prometheus' rules: older than the last → {@link SeriesStore#OUT_OF_ORDER}; same
+     * Appends a sample: older than the last → the out-of-order rules ({@link LateSink}); same
      * timestamp and bits → {@link SeriesStore#DUPLICATE} (ignored); same timestamp, other bits →
      * {@link SeriesStore#DUPLICATE_TIMESTAMP}; else {@link SeriesStore#APPENDED}.
      */
@@ -80,7 +87,7 @@ final class SeriesAppender {
         long maxTime = s.get(LONG, b + MAX_TIME_OFFSET);
         if (maxTime != NO_SAMPLES) {
             if (timestampMs < maxTime) {
-                return OUT_OF_ORDER;
+                return late.late(id, timestampMs, valueBits);
             }
             if (timestampMs == maxTime) {
                 return lastValueBits(s, b) == valueBits ? DUPLICATE : DUPLICATE_TIMESTAMP;
@@ -131,7 +138,8 @@ final class SeriesAppender {
      * <p>Why: per sample, {@link #append} re-reads the struct, re-wraps the appender and re-checks the
      * segment; a run keeps all of that in locals ({@link XorAppender#appendRun}) and does the struct
      * work once per sub-run: between sub-runs it applies the append rules to a sample not after the
-     * last, cuts, or grows the block. A block for a run is sized from what is left of the run and the
+     * last (a later one stored out of order is counted into {@code counts} and not in the returned
+     * number), cuts, or grows the block. A block for a run is sized from what is left of the run and the
      * bytes per sample so far ({@link ChunkCutPolicy#grownRunCapacityBytes},
      * {@link ChunkCutPolicy#nextChunkCapacityBytes}), so a long run skips most of the
      * 64 -> 128 -> 256 -> 512 -> 1040 copies; the chunk bytes do not depend on the block size.
@@ -151,7 +159,7 @@ final class SeriesAppender {
         while (i < to) {
             long t = timestampsMs[i];
             if (maxTime != NO_SAMPLES && t <= maxTime) {
-                counts.add(t < maxTime ? OUT_OF_ORDER : lastValueBits(s, b) == valueBits[i] ? DUPLICATE : DUPLICATE_TIMESTAMP);
+                counts.add(t < maxTime ? lateInRun(id, t, valueBits[i], maxTime) : lastValueBits(s, b) == valueBits[i] ? DUPLICATE : DUPLICATE_TIMESTAMP);
                 i++;
                 continue;
             }
@@ -183,6 +191,17 @@ final class SeriesAppender {
         }
         counts.appended += appended;
         return appended;
+    }
+
+    /**
+     * A late sample met inside a run: the shard's newest is brought up to the run's samples so far
+     * (as {@link #append} keeps it per sample), then the out-of-order rules. Off the in-order path.
+     */
+    private int lateInRun(int id, long timestampMs, long valueBits, long maxTime) {
+        if (maxTime > newestTimestampMs) {
+            newestTimestampMs = maxTime;
+        }
+        return late.late(id, timestampMs, valueBits);
     }
 
     /**

@@ -57,9 +57,14 @@ public final class SeriesStore implements AutoCloseable {
 
     /** Results of {@link #append}. */
     public static final int APPENDED = 0;
-    public static final int OUT_OF_ORDER = 1;
+    /** Older than its series' newest and than the out-of-order window allows: rejected. */
+    public static final int TOO_OLD = 1;
     public static final int DUPLICATE = 2;
     public static final int DUPLICATE_TIMESTAMP = 3;
+    /** Older than its series' newest, inside the out-of-order window: stored in the {@link OutOfOrderStore}. */
+    public static final int APPENDED_OUT_OF_ORDER = 4;
+    /** {@link #outOfOrderWindowMs(long)}: accept every late sample (replay: the WAL holds only accepted samples). */
+    public static final long UNLIMITED_WINDOW = Long.MAX_VALUE;
 
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
@@ -75,6 +80,10 @@ public final class SeriesStore implements AutoCloseable {
     private final ClosedChunkLists closed;
     private final LabelArena labels;
     private final SeriesAppender appends;     // shard thread only
+    private final OutOfOrderStore outOfOrder = new OutOfOrderStore();
+    private final SeriesSnapshot probe = new SeriesSnapshot();   // shard thread: duplicate checks of late samples
+    private final long[] found = new long[1];                     // shard thread
+    private long outOfOrderWindowMs;                              // shard thread; 0: no late sample is stored
     private volatile MemorySegment[] pages = new MemorySegment[0];
     private volatile int count;        // published after the new series' struct is complete
 
@@ -92,7 +101,62 @@ public final class SeriesStore implements AutoCloseable {
         this.lists = new ClosedListAllocator(chunks, accounting);
         this.closed = new ClosedChunkLists(chunks, lists);
         this.labels = new LabelArena(accounting);
-        this.appends = new SeriesAppender(chunks, closed, chunkRangeMs);
+        this.appends = new SeriesAppender(chunks, closed, chunkRangeMs, this::late);
+    }
+
+    /**
+     * How much older than the shard's newest sample a late sample (older than its series' newest) may
+     * be and still be stored; 0 (the default): none is, {@link #UNLIMITED_WINDOW}: all are. Shard thread.
+     */
+    public void outOfOrderWindowMs(long windowMs) {
+        if (windowMs < 0) {
+            throw new IllegalArgumentException("out-of-order window " + windowMs + " < 0");
+        }
+        this.outOfOrderWindowMs = windowMs;
+    }
+
+    public long outOfOrderWindowMs() {
+        return outOfOrderWindowMs;
+    }
+
+    /** The series' out-of-order samples (checkpoints, memory reports). */
+    public OutOfOrderStore outOfOrder() {
+        return outOfOrder;
+    }
+
+    /**
+     * The out-of-order rules for sample (t, v) of series {@code id}, older than its newest: a sample at
+     * a timestamp the series already holds (in order or out of order) is a {@link #DUPLICATE} when its
+     * value bits are equal, else a {@link #DUPLICATE_TIMESTAMP}; otherwise it is stored
+     * ({@link #APPENDED_OUT_OF_ORDER}) if it is inside the window of the shard's newest sample, else
+     * {@link #TOO_OLD}. Off the in-order path: only samples older than their series' newest come here.
+     * Shard thread.
+     */
+    private int late(int id, long timestampMs, long valueBits) {
+        MemorySegment s = page(id);
+        long b = base(id);
+        // Before the series' first sample (in order or not) nothing can be there: a backfill of older
+        // data costs no chunk copy per sample.
+        if (timestampMs >= (long) MIN_TIME.getOpaque(s, b + MIN_TIME_OFFSET)) {
+            snapshotChunks(id, s, b, timestampMs, timestampMs, probe);
+            for (SeriesSnapshot.Samples it = probe.samples(); it.next(); ) {
+                if (it.timestampMs() == timestampMs) {
+                    return it.valueBits() == valueBits ? DUPLICATE : DUPLICATE_TIMESTAMP;
+                }
+            }
+            if (outOfOrder.find(id, timestampMs, found)) {
+                return found[0] == valueBits ? DUPLICATE : DUPLICATE_TIMESTAMP;
+            }
+        }
+        long window = outOfOrderWindowMs;
+        if (window != UNLIMITED_WINDOW && timestampMs < appends.newestTimestampMs() - window) {
+            return TOO_OLD;
+        }
+        outOfOrder.add(id, timestampMs, valueBits);
+        if (timestampMs < (long) MIN_TIME.getOpaque(s, b + MIN_TIME_OFFSET)) {
+            MIN_TIME.setOpaque(s, b + MIN_TIME_OFFSET, timestampMs);
+        }
+        return APPENDED_OUT_OF_ORDER;
     }
 
     /** Series ids 0..count-1 exist. Any thread. */
@@ -208,9 +272,10 @@ public final class SeriesStore implements AutoCloseable {
     }
 
     /**
-     * Appends a sample with Prometheus' rules: older than the last → {@link #OUT_OF_ORDER}; same
-     * timestamp and bits → {@link #DUPLICATE} (ignored); same timestamp, other bits →
-     * {@link #DUPLICATE_TIMESTAMP}; else {@link #APPENDED} ({@link SeriesAppender#append}). Shard thread.
+     * Appends a sample: newer than the series' last → {@link #APPENDED}; same timestamp and bits →
+     * {@link #DUPLICATE} (ignored); same timestamp, other bits → {@link #DUPLICATE_TIMESTAMP}; older
+     * than the last → the out-of-order rules ({@link #late}: {@link #APPENDED_OUT_OF_ORDER},
+     * {@link #TOO_OLD} or a duplicate) ({@link SeriesAppender#append}). Shard thread.
      */
     public int append(int id, long timestampMs, long valueBits) {
         return appends.append(page(id), base(id), id, timestampMs, valueBits);
@@ -219,7 +284,8 @@ public final class SeriesStore implements AutoCloseable {
     /**
      * Appends {@code timestampsMs[from..to)} with {@code valueBits[from..to)} to series {@code id} with
      * exactly the outcome of {@link #append} for each in turn, counted into {@code counts}; returns how
-     * many were appended ({@link SeriesAppender#appendRun}). Shard thread.
+     * many were appended in order (those stored out of order are in {@code counts} only)
+     * ({@link SeriesAppender#appendRun}). Shard thread.
      */
     public int appendRun(int id, long[] timestampsMs, long[] valueBits, int from, int to, AppendCounts counts) {
         return appends.appendRun(page(id), base(id), id, timestampsMs, valueBits, from, to, counts);
@@ -235,11 +301,24 @@ public final class SeriesStore implements AutoCloseable {
 
     /**
      * Copies series {@code id}'s labels and the chunks overlapping [minTimeMs, maxTimeMs] into
-     * {@code into}. Any thread; retries while the writer moves the series' blocks.
+     * {@code into}. A series with out-of-order samples is merged: its in-order samples in range and
+     * its out-of-order ones in range become new time-ordered chunks of the snapshot
+     * ({@link SeriesSnapshot#mergeOutOfOrder}), so every reader sees one time-ordered stream. Any
+     * thread; retries while the writer moves the series' blocks.
      */
     public void snapshot(int id, long minTimeMs, long maxTimeMs, SeriesSnapshot into) {
-        MemorySegment s = page(id);
-        long b = base(id);
+        snapshotChunks(id, page(id), base(id), minTimeMs, maxTimeMs, into);
+        OutOfOrderStore.Late late = outOfOrder.get(id);
+        if (late != null) {
+            long[] ts = new long[late.sampleCount()];
+            long[] vs = new long[ts.length];
+            int n = late.sortedInto(ts, vs, new io.sluice.core.chunk.XorIterator());
+            into.mergeOutOfOrder(ts, vs, n);
+        }
+    }
+
+    /** The in-order part of {@link #snapshot}. */
+    private void snapshotChunks(int id, MemorySegment s, long b, long minTimeMs, long maxTimeMs, SeriesSnapshot into) {
         int stuckReads = 0;
         while (true) {
             int seq = (int) SEQ.getAcquire(s, b + SEQ_OFFSET);
@@ -301,7 +380,16 @@ public final class SeriesStore implements AutoCloseable {
 
     /** Retention: see {@link ClosedChunkLists#dropExpired}; returns how many chunks were dropped. */
     public int dropExpired(int id, long cutoffMs) {
-        return closed.dropExpired(page(id), base(id), cutoffMs);
+        MemorySegment s = page(id);
+        long b = base(id);
+        int dropped = closed.dropExpired(s, b, cutoffMs) + outOfOrder.dropExpired(id, cutoffMs);
+        OutOfOrderStore.Late late = outOfOrder.get(id);
+        if (late != null && late.minTimeMs() < (long) MIN_TIME.getOpaque(s, b + MIN_TIME_OFFSET)) {
+            // The closed chunks' drop moved the first time to the oldest in-order chunk left; an
+            // out-of-order sample kept may be older.
+            MIN_TIME.setOpaque(s, b + MIN_TIME_OFFSET, late.minTimeMs());
+        }
+        return dropped;
     }
 
 
@@ -387,6 +475,7 @@ public final class SeriesStore implements AutoCloseable {
         XorStateDescriptor.reset(s, b + XOR_STATE_OFFSET);
         s.set(INT, b + FLAGS_OFFSET, s.get(INT, b + FLAGS_OFFSET) | FLAG_EVICTED);
         SeriesSeqLock.end(s, b, seq);
+        outOfOrder.remove(id);
         closed.free(list, n);
         if (open != ChunkHandle.NONE) {
             chunks.free(open);

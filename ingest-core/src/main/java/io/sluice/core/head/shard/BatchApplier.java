@@ -159,8 +159,16 @@ final class BatchApplier {
                             closeRecord(wal);
                         }
                     }
+                    case SeriesStore.APPENDED_OUT_OF_ORDER -> { // into the WAL like any other sample
+                        samplesEncoder.add(id, t, v);
+                        stats.increment(ShardStats.Counter.SAMPLES_APPENDED);
+                        stats.increment(ShardStats.Counter.SAMPLES_OUT_OF_ORDER);
+                        if (++recordEntries == recordCapacity) {
+                            closeRecord(wal);
+                        }
+                    }
                     case SeriesStore.DUPLICATE -> stats.increment(ShardStats.Counter.SAMPLES_DUPLICATE);
-                    case SeriesStore.OUT_OF_ORDER -> stats.increment(ShardStats.Counter.SAMPLES_OUT_OF_ORDER);
+                    case SeriesStore.TOO_OLD -> stats.increment(ShardStats.Counter.SAMPLES_TOO_OLD);
                     default -> stats.increment(ShardStats.Counter.SAMPLES_DUPLICATE_TIMESTAMP);
                 }
             }

@@ -89,6 +89,7 @@ public final class Shard implements AutoCloseable {
         this.watermarks = new StreamWatermarks(streams);
         this.nanoClock = nanoClock;
         this.store = new SeriesStore(accounting, options.chunkRangeMs());
+        store.outOfOrderWindowMs(options.outOfOrderWindowMs());
         this.seriesIndex = new ShardIndex();
         this.registry = new SeriesRegistry(1024);
         this.eviction = new IdleSeriesEviction(store, registry, seriesIndex, stats);
@@ -428,6 +429,25 @@ public final class Shard implements AutoCloseable {
     public boolean mayOverlap(int id, long minTimeMs, long maxTimeMs) {
         long last = store.maxTime(id);
         return last != SeriesDescriptor.NO_SAMPLES && last >= minTimeMs && store.minTime(id) <= maxTimeMs;
+    }
+
+    /**
+     * The first and last sample time over this shard's series as {@code {min, max}}, or null if no
+     * series has a sample; from the series structs (copies no chunk), O(series). Any thread.
+     */
+    public long[] timeRange() {
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        int n = store.count();
+        for (int id = 0; id < n; id++) {
+            long last = store.maxTime(id);
+            if (last == SeriesDescriptor.NO_SAMPLES) {
+                continue;
+            }
+            min = Math.min(min, store.minTime(id));
+            max = Math.max(max, last);
+        }
+        return min > max ? null : new long[] {min, max};
     }
 
     /** The canonical label bytes of series {@code id}, copied. Any thread (labels never change). */

@@ -23,10 +23,13 @@ import java.nio.file.Path;
  * @param chunkFileBytes       size of one chunk file (created at full size, sparse)
  * @param retentionMs          closed chunks whose last sample is this much older than the shard's newest
  *                             sample are dropped at a checkpoint, and series with nothing newer removed (0: never)
+ * @param outOfOrderWindowMs   a sample older than its series' newest is stored if it is at most this much older
+ *                             than the shard's newest sample, else rejected as too old (0: none is stored)
  */
 public record ShardOptions(Path walDirectory, long walSegmentBytes, long walSyncIntervalMs, int queueBatches,
                            int batchBytes, int maxSeries, long chunkRangeMs, int maxBatchesPerWork,
-                           long checkpointIntervalMs, long seriesIdleTimeoutMs, long chunkFileBytes, long retentionMs) {
+                           long checkpointIntervalMs, long seriesIdleTimeoutMs, long chunkFileBytes, long retentionMs,
+                           long outOfOrderWindowMs) {
     // The defaults, in one place: the server's configuration table shows these (ConfigKey derives its text from them).
     public static final long DEFAULT_WAL_SEGMENT_BYTES = 128L << 20;
     public static final long DEFAULT_WAL_SYNC_INTERVAL_MS = 100;
@@ -37,13 +40,30 @@ public record ShardOptions(Path walDirectory, long walSegmentBytes, long walSync
     public static final long DEFAULT_SERIES_IDLE_TIMEOUT_MS = 24 * 3_600_000L;
     /** Prometheus' default retention. */
     public static final long DEFAULT_RETENTION_MS = 15 * 86_400_000L;
+    /**
+     * One hour: a series spread over partitions by producers that do not key by series is read in
+     * fetch order, and after a consumer restart or a rebalance its partitions catch up at different
+     * speeds, so one series' samples arrive up to the lag between its partitions late (minutes after a
+     * short outage); collector retries add seconds to minutes. An hour covers these; older data
+     * (backfills) is rejected and counted rather than silently merged.
+     */
+    public static final long DEFAULT_OUT_OF_ORDER_WINDOW_MS = 3_600_000L;
 
     public ShardOptions {
         if (queueBatches < 2 || batchBytes < 1024 || maxSeries < 1 || chunkRangeMs < 1 || maxBatchesPerWork < 1
-                || walSyncIntervalMs < 0 || walSegmentBytes < 64 * 1024 || checkpointIntervalMs < 0 || seriesIdleTimeoutMs < 0 || retentionMs < 0
+                || walSyncIntervalMs < 0 || walSegmentBytes < 64 * 1024 || checkpointIntervalMs < 0 || seriesIdleTimeoutMs < 0 || retentionMs < 0 || outOfOrderWindowMs < 0
                 || chunkFileBytes < ChunkFileDescriptor.MIN_FILE_BYTES || chunkFileBytes > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("invalid shard options: " + this);
         }
+    }
+
+    /** Options with the default out-of-order window. */
+    public ShardOptions(Path walDirectory, long walSegmentBytes, long walSyncIntervalMs, int queueBatches, int batchBytes,
+                        int maxSeries, long chunkRangeMs, int maxBatchesPerWork, long checkpointIntervalMs,
+                        long seriesIdleTimeoutMs, long chunkFileBytes, long retentionMs) {
+        this(walDirectory, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeries, chunkRangeMs,
+                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs,
+                DEFAULT_OUT_OF_ORDER_WINDOW_MS);
     }
 
     /** Options without the persistence settings: defaults for those. */
@@ -68,42 +88,47 @@ public record ShardOptions(Path walDirectory, long walSegmentBytes, long walSync
 
     public ShardOptions withWalSegmentBytes(long bytes) {
         return new ShardOptions(walDirectory, bytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeries, chunkRangeMs,
-                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
+                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, outOfOrderWindowMs);
     }
 
     public ShardOptions withMaxSeries(int series) {
         return new ShardOptions(walDirectory, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, series, chunkRangeMs,
-                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
+                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, outOfOrderWindowMs);
     }
 
     public ShardOptions withQueue(int batches, int bytesPerBatch) {
         return new ShardOptions(walDirectory, walSegmentBytes, walSyncIntervalMs, batches, bytesPerBatch, maxSeries, chunkRangeMs,
-                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
+                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, outOfOrderWindowMs);
     }
 
     public ShardOptions withWalSyncIntervalMs(long ms) {
         return new ShardOptions(walDirectory, walSegmentBytes, ms, queueBatches, batchBytes, maxSeries, chunkRangeMs,
-                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
+                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, outOfOrderWindowMs);
     }
 
     /** Checkpoint every {@code intervalMs} and on close (0: only on close and on request). */
     public ShardOptions withCheckpointIntervalMs(long intervalMs) {
         return new ShardOptions(walDirectory, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeries, chunkRangeMs,
-                maxBatchesPerWork, intervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs);
+                maxBatchesPerWork, intervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, outOfOrderWindowMs);
     }
 
     public ShardOptions withSeriesIdleTimeoutMs(long timeoutMs) {
         return new ShardOptions(walDirectory, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeries, chunkRangeMs,
-                maxBatchesPerWork, checkpointIntervalMs, timeoutMs, chunkFileBytes, retentionMs);
+                maxBatchesPerWork, checkpointIntervalMs, timeoutMs, chunkFileBytes, retentionMs, outOfOrderWindowMs);
     }
 
     public ShardOptions withChunkFileBytes(long bytes) {
         return new ShardOptions(walDirectory, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeries, chunkRangeMs,
-                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, bytes, retentionMs);
+                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, bytes, retentionMs, outOfOrderWindowMs);
     }
 
     public ShardOptions withRetentionMs(long ms) {
         return new ShardOptions(walDirectory, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeries, chunkRangeMs,
-                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, ms);
+                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, ms, outOfOrderWindowMs);
+    }
+
+    public ShardOptions withOutOfOrderWindowMs(long ms) {
+        return new ShardOptions(walDirectory, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeries, chunkRangeMs,
+                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, ms);
     }
 }

@@ -5,13 +5,16 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * A shard's counters. Written by the shard thread only (release stores, no read-modify-write
  * atomics on the hot path), read by any thread (metrics, tests). Names follow the metrics they
- * become: {@code sluice_samples_rejected_total{reason="out_of_order"}} and so on.
+ * become: {@code sluice_samples_rejected_total{reason="too_old"}} and so on.
  */
 public final class ShardStats {
     public enum Counter {
         SAMPLES_APPENDED,
-        /** Same timestamp and same value as the series' last sample: ignored, as Prometheus does. */
+        /** Same timestamp and same value as a sample the series holds: ignored, as Prometheus does. */
         SAMPLES_DUPLICATE,
+        /** Older than their series' newest and than the out-of-order window of the shard's newest sample: rejected. */
+        SAMPLES_TOO_OLD,
+        /** Older than their series' newest, inside the out-of-order window: stored (also counted in SAMPLES_APPENDED). */
         SAMPLES_OUT_OF_ORDER,
         SAMPLES_DUPLICATE_TIMESTAMP,
         /** Samples of series rejected by the cardinality limit. */

@@ -103,6 +103,15 @@ class CheckpointReaderTest {
     }
 
     @Test
+    void aVersion2FileStillPassesTheHeader() throws IOException {
+        Path file = dir.resolve("checkpoint.v2");
+        write(file, (byte) 2);
+        try (CheckpointReader in = new CheckpointReader(file)) {
+            assertThat(in.verifyNextBlock()).isNull();
+        }
+    }
+
+    @Test
     void anotherVersionFailsTheHeader() throws IOException {
         Path file = dir.resolve("checkpoint.v1");
         write(file, (byte) 1);

@@ -336,7 +336,7 @@ class CheckpointTest {
             // An idle series that comes back continues: same series, a new chunk.
             feed.deliver(f, restarted, stream, 300, 301);
             assertThat(restarted.seriesCount()).isEqualTo(SERIES);
-            assertThat(restarted.stats().get(Counter.SAMPLES_OUT_OF_ORDER)).isZero();
+            assertThat(restarted.stats().get(Counter.SAMPLES_TOO_OLD)).isZero();
         }
     }
 

@@ -20,23 +20,40 @@ class ShardTest {
     @TempDir
     Path dir;
 
-    /** The expected content: Prometheus' append rules applied to the same input. */
+    /**
+     * The expected content: Prometheus' append rules with the out-of-order window (the default): a sample
+     * at a stored timestamp is a duplicate (same bits) or a duplicate timestamp; an older one is stored if
+     * inside the window of the shard's newest sample, else too old.
+     */
     private static final class Model {
-        final Map<String, List<long[]>> accepted = new LinkedHashMap<>();
+        final Map<String, java.util.TreeMap<Long, Long>> stored = new LinkedHashMap<>();
         final Map<Counter, Long> counts = new HashMap<>();
+        long shardNewest = Long.MIN_VALUE;
 
         void offer(String series, long t, long bits) {
-            List<long[]> samples = accepted.computeIfAbsent(series, s -> new ArrayList<>());
-            Counter outcome;
-            if (samples.isEmpty() || t > samples.getLast()[0]) {
-                samples.add(new long[] {t, bits});
-                outcome = Counter.SAMPLES_APPENDED;
-            } else if (t < samples.getLast()[0]) {
-                outcome = Counter.SAMPLES_OUT_OF_ORDER;
+            java.util.TreeMap<Long, Long> samples = stored.computeIfAbsent(series, s -> new java.util.TreeMap<>());
+            Long existing = samples.get(t);
+            if (existing != null) {
+                counts.merge(existing == bits ? Counter.SAMPLES_DUPLICATE : Counter.SAMPLES_DUPLICATE_TIMESTAMP, 1L, Long::sum);
+            } else if (samples.isEmpty() || t > samples.lastKey()) {
+                samples.put(t, bits);
+                shardNewest = Math.max(shardNewest, t);
+                counts.merge(Counter.SAMPLES_APPENDED, 1L, Long::sum);
+            } else if (t < shardNewest - ShardOptions.DEFAULT_OUT_OF_ORDER_WINDOW_MS) {
+                counts.merge(Counter.SAMPLES_TOO_OLD, 1L, Long::sum);
             } else {
-                outcome = samples.getLast()[1] == bits ? Counter.SAMPLES_DUPLICATE : Counter.SAMPLES_DUPLICATE_TIMESTAMP;
+                samples.put(t, bits);
+                counts.merge(Counter.SAMPLES_APPENDED, 1L, Long::sum);
+                counts.merge(Counter.SAMPLES_OUT_OF_ORDER, 1L, Long::sum);
             }
-            counts.merge(outcome, 1L, Long::sum);
+        }
+
+        long[] last(String series) {
+            java.util.TreeMap<Long, Long> samples = stored.get(series);
+            if (samples == null || samples.isEmpty()) {
+                return null;
+            }
+            return new long[] {samples.lastKey(), samples.lastEntry().getValue()};
         }
     }
 
@@ -82,10 +99,10 @@ class ShardTest {
                         long t;
                         long bits = randomValue(random);
                         int kind = random.nextInt(20);
-                        List<long[]> have = model.accepted.get(names[s]);
-                        if (kind == 0 && have != null && !have.isEmpty()) {
-                            t = have.getLast()[0];                      // same timestamp
-                            bits = random.nextBoolean() ? have.getLast()[1] : bits;
+                        long[] last = model.last(names[s]);
+                        if (kind == 0 && last != null) {
+                            t = last[0];                                // same timestamp
+                            bits = random.nextBoolean() ? last[1] : bits;
                         } else if (kind == 1) {
                             t = nextT[s] - 1_000_000;                   // out of order
                         } else {
@@ -103,10 +120,13 @@ class ShardTest {
             }
             f.drain();
             assertReads(f, model, seed);
-            for (Counter c : List.of(Counter.SAMPLES_APPENDED, Counter.SAMPLES_OUT_OF_ORDER, Counter.SAMPLES_DUPLICATE,
-                    Counter.SAMPLES_DUPLICATE_TIMESTAMP)) {
+            for (Counter c : List.of(Counter.SAMPLES_APPENDED, Counter.SAMPLES_TOO_OLD, Counter.SAMPLES_OUT_OF_ORDER,
+                    Counter.SAMPLES_DUPLICATE, Counter.SAMPLES_DUPLICATE_TIMESTAMP)) {
                 assertThat(shard.stats().get(c)).as("seed %d %s", seed, c).isEqualTo(model.counts.getOrDefault(c, 0L));
             }
+
+            assertThat(model.counts.get(Counter.SAMPLES_OUT_OF_ORDER)).as("late samples stored").isPositive();
+            assertThat(model.counts.get(Counter.SAMPLES_TOO_OLD)).as("late samples rejected").isPositive();
 
             // Restart: the WAL brings back every sample and the watermark, nothing else.
             shard.sync();
@@ -133,9 +153,11 @@ class ShardTest {
     private static void assertReads(ShardFixture f, Model model, long seed) {
         Map<String, List<long[]>> actual = f.readAll(Long.MIN_VALUE, Long.MAX_VALUE);
         Map<String, List<long[]>> expected = new LinkedHashMap<>();
-        model.accepted.forEach((k, v) -> {
+        model.stored.forEach((k, v) -> {
             if (!v.isEmpty()) {
-                expected.put(k, v);
+                List<long[]> samples = new ArrayList<>();
+                v.forEach((t, bits) -> samples.add(new long[] {t, bits}));
+                expected.put(k, samples);
             }
         });
         assertThat(actual.keySet()).as("seed %d", seed).containsExactlyInAnyOrderElementsOf(expected.keySet());

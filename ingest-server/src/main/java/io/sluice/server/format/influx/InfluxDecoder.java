@@ -21,7 +21,8 @@ import java.util.List;
  * fields are skipped and counted. The timestamp is converted from the configured precision to
  * milliseconds (rounding down); a line without one takes the Kafka record's timestamp.
  *
- * <p>A bad line is skipped and counted by {@link InfluxLineRejection}; the rest of the record is kept,
+ * <p>A bad line is skipped and counted by {@link InfluxLineRejection} (the consumer logs it, rate-limited:
+ * {@link #lastRejection()}); the rest of the record is kept,
  * so a record never fails for its lines, only for its size ({@code too_large}). A line is checked
  * completely before any of its series reaches the sink, so a skipped line leaves nothing behind.
  *
@@ -53,9 +54,12 @@ public final class InfluxDecoder implements PayloadDecoder {
     private final long[] recordSkipped = new long[SKIP_REASONS.size()];
     private long pointsDecodedTotal;
     private long stringFieldsSkippedTotal;
+    // The last line the current (last) record skipped: null if it skipped none.
     private InfluxLineRejection lastRejection;
+    private int lastRejectionLine;
     private long lastRejectionPosition;
     private String lastRejectionDetail;
+    private int line; // 1-based number of the line being decoded in the current record
 
     /** A decoder for nanosecond timestamps, Telegraf's. */
     public InfluxDecoder(DecoderLimits limits) {
@@ -71,9 +75,12 @@ public final class InfluxDecoder implements PayloadDecoder {
     public void decode(byte[] value, int off, int len, long recordTimestampMs, MetricSink sink) throws PayloadException {
         limits.checkRecordSize(len);
         Arrays.fill(recordSkipped, 0);
+        lastRejection = null;
+        line = 0;
         int end = off + len;
         int p = off;
         while (p < end) {
+            line++;
             p = parser.parse(value, p, end);
             if (parser.rejection() != null) {
                 reject(parser.rejection(), parser.errorPosition() - off, parser.errorDetail());
@@ -129,6 +136,7 @@ public final class InfluxDecoder implements PayloadDecoder {
         linesRejected[reason.ordinal()]++;
         recordSkipped[1 + reason.ordinal()]++;
         lastRejection = reason;
+        lastRejectionLine = line;
         lastRejectionPosition = position;
         lastRejectionDetail = detail;
     }
@@ -172,11 +180,12 @@ public final class InfluxDecoder implements PayloadDecoder {
     }
 
     /**
-     * The last skipped line, for a rate-limited log: reason, byte position in its record and what was
-     * wrong; {@code null} if none was. Allocates: call it when logging, not per record.
+     * The last line the last decoded record skipped, for the consumer's rate-limited log: its number
+     * (from 1), byte position in the record, reason and what was wrong; {@code null} if the record
+     * skipped no line. Allocates only when there is one.
      */
     public String lastRejection() {
-        return lastRejection == null ? null : lastRejection.label() + " at byte " + lastRejectionPosition
-                + " of the record: " + lastRejectionDetail;
+        return lastRejection == null ? null : "line " + lastRejectionLine + " (byte " + lastRejectionPosition + "): "
+                + lastRejection.label() + ": " + lastRejectionDetail;
     }
 }

@@ -199,7 +199,7 @@ class InfluxDecoderTest {
             assertThat(decode(text)).as(c[1]).isEqualTo(concat(
                     series("ok_v", new String[0], 7, 7), series("ok_v", new String[0], 7, 7)));
             assertThat(decoder.linesRejectedTotal(InfluxLineRejection.SYNTAX)).as(c[1]).isEqualTo(before + 1);
-            assertThat(decoder.lastRejection()).as(c[1]).startsWith("syntax at byte ").contains("of the record: ");
+            assertThat(decoder.lastRejection()).as(c[1]).startsWith("line 2 (byte ").contains("): syntax: ");
         }
     }
 

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# PromQL queries on Sluice next to Prometheus, on the same data, in one run (BENCHMARKS.md "Queries: PromQL vs
+# Prometheus"). One generator (`sluice bench query-data`) writes N series x 2 h at 15 s into a Sluice data
+# directory and the same samples as OpenMetrics text; `promtool tsdb create-blocks-from openmetrics` makes the
+# Prometheus block of it. Then `prometheus` and `sluice serve` (beside a `sluice broker`, which it needs to
+# start) serve them on 127.0.0.1, and benchmarks/query_vs_prometheus.py checks that both answer every query
+# alike and times them, alternating (wall, server CPU from /proc, VmHWM). Last, async-profiler records a CPU
+# flame graph of Sluice answering the query it is slowest on next to Prometheus (the lowest speed-up).
+#
+#   benchmarks/query-vs-prometheus.sh [--series N] [--runs R] [--warmup W] [--only Q,...] [--dir D] [--no-flame] [--keep]
+#
+# --only: some of the queries by name (sum_rate, hist_quantile, topk, group_left, regex_count).
+# Defaults: 10000 series, 10 runs after 3 warm-up runs, D=/tmp/sluice-query-bench (deleted at the end unless
+# --keep). SERVER_HEAP (2g) is Sluice's -Xmx. Prometheus v0.314.0 (`prometheus`, `promtool`) comes from
+# PROMETHEUS_DIR (default ~/.cache/sluice/prometheus-v0.314.0), built there from the Go module
+# benchmarks/anchors/prometheus when missing (Go 1.26; the Go module proxy; a few minutes the first time).
+# Output: the table on stdout; every figure in benchmarks/results/<date>-query-vs-prometheus-<N>series.json;
+# the flame graph in benchmarks/results/flame/ (<date>-query-<name>.html and .svg). Exit 1 if the answers differ or a server fails.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+source benchmarks/lib.sh
+
+series=10000 runs=10 warmup=3 dir=/tmp/sluice-query-bench flame=1 keep=0 only=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --series) series="$2"; shift 2 ;;
+    --runs) runs="$2"; shift 2 ;;
+    --warmup) warmup="$2"; shift 2 ;;
+    --only) only=(--only "$2"); shift 2 ;;
+    --dir) dir="$2"; shift 2 ;;
+    --no-flame) flame=0; shift ;;
+    --keep) keep=1; shift ;;
+    *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  esac
+done
+heap="${SERVER_HEAP:-2g}"
+shards="$(nproc)"
+promdir="${PROMETHEUS_DIR:-$HOME/.cache/sluice/prometheus-v0.314.0}"
+jar="$root/tools/target/sluice.jar"
+log() { echo "[$(date -u +%T)] $*"; }
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# --- binaries -------------------------------------------------------------------------------------
+if [ ! -x "$promdir/prometheus" ] || [ ! -x "$promdir/promtool" ]; then
+  log "building Prometheus v0.314.0 into $promdir (Go module benchmarks/anchors/prometheus)"
+  mkdir -p "$promdir"
+  (cd benchmarks/anchors/prometheus \
+    && go build -o "$promdir/prometheus" github.com/prometheus/prometheus/cmd/prometheus \
+    && go build -o "$promdir/promtool" github.com/prometheus/prometheus/cmd/promtool)
+fi
+[ -f "$jar" ] || ./mvnw -q -B -DskipTests -pl tools -am package
+if [ "$flame" = 1 ]; then build_benchmarks_jar; fi
+
+# --- data -----------------------------------------------------------------------------------------
+rm -rf "$dir"
+mkdir -p "$dir/logs"
+pids=()
+cleanup() {
+  local p
+  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  if [ "$keep" = 0 ]; then rm -rf "$dir"; fi
+}
+trap cleanup EXIT
+log "data: $series series x 2 h at 15 s (load $(load))"
+"$JAVA" "${JVM_FLAGS[@]}" -jar "$jar" bench query-data --series "$series" --shards "$shards" \
+  --dir "$dir/sluice" --openmetrics "$dir/data.om" | grep -v '^write: '
+"$promdir/promtool" tsdb create-blocks-from openmetrics "$dir/data.om" "$dir/prom" > "$dir/logs/promtool.log"
+tail -1 "$dir/logs/promtool.log"
+rm -f "$dir/data.om"
+
+# --- servers --------------------------------------------------------------------------------------
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+prom_port="$(free_port)"
+echo '{}' > "$dir/prometheus.yml"
+"$promdir/prometheus" --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/prom" \
+  --storage.tsdb.retention.time=100y --web.listen-address="127.0.0.1:$prom_port" > "$dir/logs/prometheus.log" 2>&1 &
+prom_pid=$!
+pids+=("$prom_pid")
+"$JAVA" "${JVM_FLAGS[@]}" -Xmx1g -jar "$jar" broker --dir "$dir/broker" --topic metrics:1 > "$dir/logs/broker.log" 2>&1 &
+pids+=("$!")
+for _ in $(seq 600); do grep -q '^bootstrap-servers: ' "$dir/logs/broker.log" && break; sleep 0.1; done
+bootstrap="$(sed -n 's/^bootstrap-servers: //p' "$dir/logs/broker.log")"
+[ -n "$bootstrap" ] || { echo "the broker did not start; see $dir/logs/broker.log" >&2; exit 1; }
+sluice_port="$(free_port)"
+"$JAVA" "${JVM_FLAGS[@]}" -XX:PerMethodRecompilationCutoff=4000 -Xmx"$heap" -jar "$jar" serve \
+  --data.dir="$dir/sluice" --head.shards="$shards" --http.host=127.0.0.1 --http.port="$sluice_port" \
+  --kafka.bootstrap-servers="$bootstrap" --kafka.topics=metrics=sluice --kafka.group-id=query-bench \
+  > "$dir/logs/sluice.log" 2>&1 &
+sluice_pid=$!
+pids+=("$sluice_pid")
+ready() { curl -sf -o /dev/null "http://127.0.0.1:$1/-/ready"; }
+for _ in $(seq 1200); do ready "$prom_port" && ready "$sluice_port" && break; sleep 0.1; done
+ready "$prom_port" || { echo "Prometheus is not ready; see $dir/logs/prometheus.log" >&2; exit 1; }
+ready "$sluice_port" || { echo "Sluice is not ready; see $dir/logs/sluice.log" >&2; exit 1; }
+log "Prometheus pid $prom_pid on :$prom_port, Sluice pid $sluice_pid on :$sluice_port"
+
+# --- queries --------------------------------------------------------------------------------------
+start=1704067200                       # QueryWorkload.START_MS
+end=$((start + 7200 - 15))             # the last sample
+echo "date: $(date -u +%FT%TZ); machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/ {print $2}') GiB"
+echo "load before: $(load)"
+status=0
+python3 benchmarks/query_vs_prometheus.py --prom "http://127.0.0.1:$prom_port:$prom_pid" \
+  --sluice "http://127.0.0.1:$sluice_port:$sluice_pid" --start "$start" --end "$end" --step 15 \
+  --runs "$runs" --warmup "$warmup" "${only[@]}" --json "$dir/result.json" | tee "$dir/result.txt" || status=1
+echo "load after: $(load)"
+mkdir -p benchmarks/results
+cp "$dir/result.json" "benchmarks/results/$(date -u +%F)-query-vs-prometheus-${series}series.json"
+
+# --- flame graph of the slowest query on Sluice ---------------------------------------------------
+if [ "$flame" = 1 ]; then
+  url="$(sed -n 's/^slowest-url: //p' "$dir/result.txt")"
+  name="$(sed -n 's/^slowest on Sluice (lowest speed-up): //p' "$dir/result.txt" | tr ' ' '-')"
+  if [ -n "$url" ]; then
+    mkdir -p benchmarks/results/flame
+    out="benchmarks/results/flame/$(date +%F-%H%M%S)-query-$name"
+    (while true; do curl -s -o /dev/null "$url"; done) &
+    loop=$!
+    "$JAVA" -cp "$BENCH_JAR" io.sluice.bench.profile.AttachProfiler "$sluice_pid" 20 cpu "$ASYNC_PROFILER_LIB" "$out.collapsed" \
+      && "$JAVA" -cp "$BENCH_JAR" io.sluice.bench.profile.AttachProfiler "$sluice_pid" 10 cpu "$ASYNC_PROFILER_LIB" "$out.html"
+    kill "$loop"; wait "$loop" 2>/dev/null || true
+    python3 benchmarks/flame_svg.py "$out.collapsed" -o "$out.svg" --title "Sluice answering $name (CPU, 20 s)"
+    log "flame graph: $out.svg and $out.html"
+  fi
+fi
+exit "$status"

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""The measuring half of benchmarks/query-vs-prometheus.sh: the same PromQL queries against Prometheus and
+Sluice serving the same data. For each query (instant at END, then a range START..END at STEP):
+  1. both answers are fetched and compared (same series, values within 1e-9 relative; NaN equals NaN);
+  2. WARMUP runs on each server, not timed;
+  3. RUNS timed runs, alternating Prometheus and Sluice; wall time is from sending the request to the last
+     byte of the answer (the body is read, not parsed); the server's CPU time is utime+stime of its process
+     (/proc/PID/stat, all threads) summed over the timed runs; memory is VmHWM and VmRSS of the process
+     (/proc/PID/status) after the query's runs (the high-water mark cannot be reset: read its growth).
+Prints one table row per query and writes all figures as JSON (--json).
+
+  query_vs_prometheus.py --prom URL:PID --sluice URL:PID --start S --end E --step 15 [--runs 10] [--warmup 3]
+"""
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+import time
+import urllib.parse
+import urllib.request
+
+QUERIES = [
+    ("sum_rate", 'sum by (job) (rate(x[5m]))'),
+    ("hist_quantile", 'histogram_quantile(0.99, sum by (le) (rate(h_bucket[5m])))'),
+    ("topk", 'topk(10, x)'),
+    ("group_left", 'x * on(job) group_left(team) info'),
+    ("regex_count", 'count(x{instance=~"i-1.*"})'),
+]
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime (fields 14 and 15)
+
+
+def memory_mb(pid):
+    out = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            key, _, rest = line.partition(":")
+            if key in ("VmHWM", "VmRSS"):
+                out[key] = int(rest.split()[0]) / 1024
+    return out
+
+
+def url_of(base, kind, query, args):
+    params = {"query": query}
+    if kind == "instant":
+        params["time"] = str(args.end)
+        path = "/api/v1/query"
+    else:
+        params.update(start=str(args.start), end=str(args.end), step=str(args.step))
+        path = "/api/v1/query_range"
+    return base + path + "?" + urllib.parse.urlencode(params)
+
+
+def fetch(url):
+    t0 = time.perf_counter()
+    with urllib.request.urlopen(url, timeout=600) as r:
+        body = r.read()
+    return time.perf_counter() - t0, body
+
+
+def series_map(body):
+    doc = json.loads(body)
+    if doc.get("status") != "success":
+        raise ValueError(f"error answer: {body[:300]!r}")
+    data = doc["data"]
+    result = data["result"]
+    if data["resultType"] == "scalar":
+        return {(): [tuple(result)]}
+    out = {}
+    for s in result:
+        key = tuple(sorted(s["metric"].items()))
+        out[key] = [tuple(s["value"])] if "value" in s else [tuple(p) for p in s["values"]]
+    return out
+
+
+def same_value(a, b):
+    x, y = float(a), float(b)
+    if math.isnan(x) or math.isnan(y):
+        return math.isnan(x) and math.isnan(y)
+    if x == y:
+        return True
+    return abs(x - y) <= 1e-9 * max(abs(x), abs(y))
+
+
+def compare(prom, sluice):
+    """None when the answers agree, else what differs first."""
+    p, s = series_map(prom), series_map(sluice)
+    if p.keys() != s.keys():
+        only_p, only_s = p.keys() - s.keys(), s.keys() - p.keys()
+        return (f"series differ: {len(p)} vs {len(s)}; only in Prometheus e.g. {sorted(only_p)[:1]}, "
+                f"only in Sluice e.g. {sorted(only_s)[:1]}")
+    points = 0
+    for key, pv in p.items():
+        sv = s[key]
+        if len(pv) != len(sv):
+            return f"{dict(key)}: {len(pv)} points vs {len(sv)}"
+        for (pt, pval), (st, sval) in zip(pv, sv):
+            if float(pt) != float(st) or not same_value(pval, sval):
+                return f"{dict(key)}: ({pt}, {pval}) vs ({st}, {sval})"
+        points += len(pv)
+    return None, len(p), points
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--prom", required=True, help="URL:PID of Prometheus, e.g. http://127.0.0.1:9090:1234")
+    ap.add_argument("--sluice", required=True, help="URL:PID of Sluice")
+    ap.add_argument("--start", type=float, required=True)
+    ap.add_argument("--end", type=float, required=True)
+    ap.add_argument("--step", type=float, default=15)
+    ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--only", help="a comma-separated list of query names (default: all)")
+    ap.add_argument("--json", help="write every figure here")
+    args = ap.parse_args()
+    servers = {}
+    for name, spec in (("prometheus", args.prom), ("sluice", args.sluice)):
+        base, _, pid = spec.rpartition(":")
+        servers[name] = (base, int(pid))
+    only = set(args.only.split(",")) if args.only else None
+    baseline = {n: memory_mb(pid) for n, (_, pid) in servers.items()}
+    for n, m in baseline.items():
+        print(f"{n}: before the queries VmRSS {m['VmRSS']:.0f} MB, VmHWM {m['VmHWM']:.0f} MB")
+    rows, ok = [], True
+    for qname, query in QUERIES:
+        if only and qname not in only:
+            continue
+        for kind in ("instant", "range"):
+            label = f"{qname} {kind}"
+            urls = {n: url_of(b, kind, query, args) for n, (b, _) in servers.items()}
+            answers = {n: fetch(u)[1] for n, u in urls.items()}
+            try:
+                diff = compare(answers["prometheus"], answers["sluice"])
+            except ValueError as e:
+                diff = str(e)
+            if isinstance(diff, tuple):
+                _, nseries, npoints = diff
+                check = f"same ({nseries} series, {npoints} points)"
+            else:
+                ok = False
+                nseries = npoints = None
+                check = "DIFFERENT: " + diff
+            print(f"{label:22} {query}: {check}", flush=True)
+            for _ in range(args.warmup):
+                for n in servers:
+                    fetch(urls[n])
+            walls = {n: [] for n in servers}
+            cpu = {n: 0.0 for n in servers}
+            for _ in range(args.runs):
+                for n, (_, pid) in servers.items():  # alternating, Prometheus first
+                    c0 = cpu_seconds(pid)
+                    wall, _ = fetch(urls[n])
+                    cpu[n] += cpu_seconds(pid) - c0
+                    walls[n].append(wall)
+            row = {"query": query, "name": qname, "kind": kind, "url": urls["sluice"], "check": check, "series": nseries,
+                   "points": npoints, "bytes": {n: len(a) for n, a in answers.items()}}
+            for n, (_, pid) in servers.items():
+                row[n] = {"wall_median_s": statistics.median(walls[n]), "wall_min_s": min(walls[n]),
+                          "cpu_per_query_s": cpu[n] / args.runs, **memory_mb(pid)}
+            rows.append(row)
+    print()
+    print(f"{args.runs} runs each after {args.warmup} warm-up, alternating; wall = median ms, CPU = server CPU ms per query "
+          f"(/proc utime+stime); HWM = VmHWM MB after the query's runs; speed-up = Prometheus wall / Sluice wall")
+    head = f"{'query':34} {'kind':7} {'prom wall':>9} {'prom CPU':>8} {'sluice wall':>11} {'sluice CPU':>10} " \
+           f"{'speed-up':>8} {'CPU ratio':>9} {'prom HWM':>8} {'sluice HWM':>10}"
+    print(head)
+    for r in rows:
+        p, s = r["prometheus"], r["sluice"]
+        print(f"{r['name']:34} {r['kind']:7} {p['wall_median_s'] * 1e3:9.1f} {p['cpu_per_query_s'] * 1e3:8.0f} "
+              f"{s['wall_median_s'] * 1e3:11.1f} {s['cpu_per_query_s'] * 1e3:10.0f} "
+              f"{p['wall_median_s'] / s['wall_median_s']:7.2f}x "
+              f"{(p['cpu_per_query_s'] / s['cpu_per_query_s']) if s['cpu_per_query_s'] else float('inf'):8.2f}x "
+              f"{p['VmHWM']:8.0f} {s['VmHWM']:10.0f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"baseline": baseline, "runs": args.runs, "warmup": args.warmup, "start": args.start, "end": args.end,
+                       "step": args.step, "rows": rows}, f, indent=1)
+    # The query Sluice is slowest on next to Prometheus (the lowest speed-up): the flame graph's subject.
+    slowest = min(rows, key=lambda r: r["prometheus"]["wall_median_s"] / r["sluice"]["wall_median_s"])
+    print(f"slowest on Sluice (lowest speed-up): {slowest['name']} {slowest['kind']}")
+    print(f"slowest-url: {slowest['url']}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,9 +1,0 @@
-package io.sluice.server.cli;
-
-import picocli.CommandLine.Command;
-
-/** {@code sluice bench}: benchmarks that need a process of their own. */
-@Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks run from the command line.",
-        synopsisSubcommandLabel = "replay")
-final class BenchCommand extends GroupCommand {
-}

@@ -1,0 +1,140 @@
+package io.sluice.server.store;
+
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.core.head.Head;
+import io.sluice.server.query.QueryOptions;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Thanos StoreAPI gRPC server (grpc-java on its shaded Netty): {@code thanos.Store},
+ * {@code thanos.info.Info} and the standard {@code grpc.health.v1.Health}, on its own port.
+ *
+ * <p>Threads: one acceptor ({@code storeapi-accept}), one event loop ({@code storeapi-io}) that
+ * frames and writes, and {@code threads} call threads ({@code storeapi-N}) that read the head and
+ * build the responses (a {@code Series} call holds one while it streams). Memory: a streamed
+ * series' chunks, copied once into its response message; a sorted answer (external labels set)
+ * holds every series of the answer until it is sent, bounded by {@code query.max-series} and
+ * {@code query.max-samples}. Thread-safety: start on one thread; {@link #close()} from any.
+ */
+public final class StoreApiServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StoreApiServer.class);
+
+    private final Server server;
+    private final HealthStatusManager health;
+    private final EventLoopGroup boss;
+    private final EventLoopGroup worker;
+    private final ExecutorService executor;
+
+    private StoreApiServer(Server server, HealthStatusManager health, EventLoopGroup boss, EventLoopGroup worker,
+                           ExecutorService executor) {
+        this.server = server;
+        this.health = health;
+        this.boss = boss;
+        this.worker = worker;
+        this.executor = executor;
+    }
+
+    /**
+     * Binds and starts.
+     *
+     * @param notReady why the head cannot answer yet (replaying), or null; calls get UNAVAILABLE meanwhile
+     * @throws IOException if the port cannot be bound or the TLS files cannot be read
+     */
+    public static StoreApiServer start(StoreApiOptions options, Head head, QueryOptions limits, int threads,
+                                       MeterRegistry registry, Supplier<String> notReady) throws IOException {
+        StoreApiMetrics metrics = new StoreApiMetrics(registry);
+        StoreLabels labels = new StoreLabels(options.externalLabels());
+        HealthStatusManager health = new HealthStatusManager();
+        EventLoopGroup boss = new NioEventLoopGroup(1, daemonThreads("storeapi-accept"));
+        EventLoopGroup worker = new NioEventLoopGroup(1, daemonThreads("storeapi-io"));
+        ExecutorService executor = Executors.newFixedThreadPool(threads, daemonThreads("storeapi"));
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(options.host(), options.port()))
+                .channelType(NioServerSocketChannel.class)
+                .bossEventLoopGroup(boss)
+                .workerEventLoopGroup(worker)
+                .executor(executor)
+                .maxInboundMessageSize(options.maxMessageBytes())
+                // Thanos' gRPC clients ping every 10 s of silence on an open call; grpc-java's default
+                // (one ping per 5 min) would answer that with GOAWAY "too_many_pings"
+                .permitKeepAliveTime(5, TimeUnit.SECONDS)
+                .permitKeepAliveWithoutCalls(true)
+                .addService(new StoreService(head, limits, labels, metrics, notReady))
+                .addService(new InfoService(head, options.externalLabels(), metrics))
+                .addService(health.getHealthService());
+        Server server;
+        try {
+            if (options.tlsCertFile() != null) {
+                builder.sslContext(GrpcSslContexts.forServer(options.tlsCertFile().toFile(), options.tlsKeyFile().toFile())
+                        .build());
+            }
+            server = builder.build().start();
+        } catch (IOException | RuntimeException e) {
+            executor.shutdownNow();
+            boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            worker.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            throw new IOException("StoreAPI gRPC server cannot start on " + options.host() + ":" + options.port()
+                    + ": " + e.getMessage(), e);
+        }
+        health.setStatus("", io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING);
+        StoreApiServer started = new StoreApiServer(server, health, boss, worker, executor);
+        LOG.info("Thanos StoreAPI (gRPC{}) listening on {}:{}, external labels {}",
+                options.tlsCertFile() != null ? ", TLS" : "", options.host(), started.port(), options.externalLabels());
+        return started;
+    }
+
+    /** The bound port (the chosen one when 0 was asked for). */
+    public int port() {
+        return server.getPort();
+    }
+
+    /** Stops accepting, gives running calls a moment, then cancels them and stops the threads. Idempotent. */
+    @Override
+    public void close() {
+        health.enterTerminalState();
+        server.shutdown();
+        try {
+            if (!server.awaitTermination(2, TimeUnit.SECONDS)) {
+                server.shutdownNow();
+                server.awaitTermination(2, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            server.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+        executor.shutdownNow();
+        try {
+            if (!executor.awaitTermination(5, TimeUnit.SECONDS)) { // calls read the head: let them end before it closes
+                LOG.warn("StoreAPI calls still running 5 s after shutdown");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+        worker.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+    }
+
+    private static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix.endsWith("accept") || prefix.endsWith("io") ? prefix : prefix + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

@@ -1,0 +1,272 @@
+package io.sluice.server.store;
+
+import com.google.protobuf.UnsafeByteOperations;
+import io.grpc.Status;
+import io.grpc.StatusException;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import io.sluice.core.head.Head;
+import io.sluice.core.head.read.HeadQuery;
+import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.index.Matcher;
+import io.sluice.core.labels.LabelsView;
+import io.sluice.server.query.QueryOptions;
+import io.sluice.server.store.proto.AggrChunk;
+import io.sluice.server.store.proto.Chunk;
+import io.sluice.server.store.proto.LabelNamesRequest;
+import io.sluice.server.store.proto.LabelNamesResponse;
+import io.sluice.server.store.proto.LabelValuesRequest;
+import io.sluice.server.store.proto.LabelValuesResponse;
+import io.sluice.server.store.proto.Series;
+import io.sluice.server.store.proto.SeriesRequest;
+import io.sluice.server.store.proto.SeriesResponse;
+import io.sluice.server.store.proto.StoreGrpc;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+
+/**
+ * The {@code thanos.Store} service over the head (docs/format/storeapi.md).
+ *
+ * <p>{@code Series}: every series matching the request's matchers with a chunk overlapping
+ * [min_time, max_time], with its whole XOR chunks that overlap the range exactly as the head holds
+ * them ({@link SeriesSnapshot#exactChunk}: Prometheus' chunk encoding, copied, never re-encoded;
+ * the open chunk cut at the samples its writer had published), in label order, one
+ * {@code SeriesResponse} per series. With {@code skip_chunks} only the labels. When labels are
+ * added (external labels) or removed ({@code without_replica_labels}) the order can change, so the
+ * answer is then built whole and sorted before it is sent (bounded by the limits). Limits
+ * ({@code query.max-series}, {@code query.max-samples}: every sample of a sent chunk counts) end the
+ * call with {@code RESOURCE_EXHAUSTED}; a bad matcher with {@code INVALID_ARGUMENT}. A slow reader
+ * is waited for (flow control), never buffered without bound.
+ *
+ * <p>{@code LabelNames}/{@code LabelValues}: with matchers, from the matching series in
+ * [start, end]; without, from the label index (every series held, whatever the range). External
+ * labels included. Thread-safety: one call per gRPC executor thread, nothing shared but the head.
+ */
+final class StoreService extends StoreGrpc.StoreImplBase {
+    private static final Matcher ALL_SERIES = Matcher.re("__name__", ".+");
+    /** How long a stream waits for the client's window before it looks again (the ready callback also wakes it). */
+    private static final long READY_POLL_MS = 10;
+
+    private final Head head;
+    private final QueryOptions limits;
+    private final StoreLabels labels;
+    private final StoreApiMetrics metrics;
+    private final Supplier<String> notReady;
+
+    StoreService(Head head, QueryOptions limits, StoreLabels labels, StoreApiMetrics metrics, Supplier<String> notReady) {
+        this.head = head;
+        this.limits = limits;
+        this.labels = labels;
+        this.metrics = metrics;
+        this.notReady = notReady;
+    }
+
+    @Override
+    public void series(SeriesRequest request, StreamObserver<SeriesResponse> observer) {
+        metrics.request("series");
+        ServerCallStreamObserver<SeriesResponse> out = (ServerCallStreamObserver<SeriesResponse>) observer;
+        Object readyLock = new Object();
+        out.setOnReadyHandler(() -> {
+            synchronized (readyLock) {
+                readyLock.notifyAll();
+            }
+        });
+        try {
+            checkReady();
+            Matcher[] matchers = matchers(request.getMatchersList());
+            if (matchers == null) {
+                out.onCompleted();
+                return;
+            }
+            Set<String> without = new HashSet<>(request.getWithoutReplicaLabelsList());
+            boolean sort = !labels.external().isEmpty() || !without.isEmpty();
+            List<Series> buffered = sort ? new ArrayList<>() : null;
+            long minTime = request.getMinTime();
+            long maxTime = request.getMaxTime();
+            boolean skipChunks = request.getSkipChunks();
+            long seriesLimit = request.getLimit() > 0 ? request.getLimit() : Long.MAX_VALUE;
+            long series = 0;
+            long samples = 0;
+            SeriesSnapshot.ExactChunk chunk = new SeriesSnapshot.ExactChunk();
+            HeadQuery query = head.query(minTime, maxTime, matchers);
+            while (query.next() && series < seriesLimit) {
+                if (out.isCancelled()) {
+                    return;
+                }
+                SeriesSnapshot snapshot = query.snapshot();
+                Series.Builder s = Series.newBuilder();
+                long n = 0;
+                for (int c = 0; c < snapshot.chunkCount(); c++) {
+                    snapshot.exactChunk(c, chunk);
+                    if (chunk.maxTimeMs() < minTime || chunk.minTimeMs() > maxTime) {
+                        continue;
+                    }
+                    n += chunk.numSamples();
+                    if (!skipChunks) {
+                        s.addChunks(AggrChunk.newBuilder().setMinTime(chunk.minTimeMs()).setMaxTime(chunk.maxTimeMs())
+                                .setRaw(Chunk.newBuilder().setType(Chunk.Encoding.XOR).setData(
+                                        UnsafeByteOperations.unsafeWrap(Arrays.copyOf(chunk.bytes(), chunk.length())))));
+                    }
+                }
+                if (n == 0) {
+                    continue;
+                }
+                if (++series > limits.maxSeries()) {
+                    throw limit(StoreApiMetrics.REASON_MAX_SERIES, "the query selects more than " + limits.maxSeries()
+                            + " series (query.max-series of this Sluice instance)");
+                }
+                if (!skipChunks) {
+                    samples += n;
+                    if (samples > limits.maxSamples()) {
+                        throw limit(StoreApiMetrics.REASON_MAX_SAMPLES, "the query selects more than "
+                                + limits.maxSamples() + " samples (query.max-samples of this Sluice instance)");
+                    }
+                }
+                s.addAllLabels(labels.served(snapshot.labels(), without));
+                if (sort) {
+                    buffered.add(s.build());
+                } else {
+                    send(out, readyLock, s.build());
+                }
+            }
+            if (sort) {
+                buffered.sort((a, b) -> StoreLabels.compareLabelSets(a.getLabelsList(), b.getLabelsList()));
+                for (Series s : buffered) {
+                    if (out.isCancelled()) {
+                        return;
+                    }
+                    send(out, readyLock, s);
+                }
+            }
+            metrics.served(series, samples);
+            out.onCompleted();
+        } catch (StatusException e) {
+            out.onError(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            out.onError(Status.CANCELLED.withDescription("server shutting down").asException());
+        }
+    }
+
+    private void send(ServerCallStreamObserver<SeriesResponse> out, Object readyLock, Series series)
+            throws InterruptedException {
+        while (!out.isReady() && !out.isCancelled()) {
+            synchronized (readyLock) {
+                readyLock.wait(READY_POLL_MS);
+            }
+        }
+        out.onNext(SeriesResponse.newBuilder().setSeries(series).build());
+    }
+
+    @Override
+    public void labelNames(LabelNamesRequest request, StreamObserver<LabelNamesResponse> out) {
+        metrics.request("label_names");
+        try {
+            checkReady();
+            Matcher[] matchers = matchers(request.getMatchersList());
+            TreeSet<String> names = new TreeSet<>(StoreLabels.UTF8_ORDER);
+            if (matchers != null) {
+                if (request.getMatchersCount() == 0) {
+                    names.addAll(head.labelNames());
+                } else {
+                    HeadQuery query = head.query(request.getStart(), request.getEnd(), matchers);
+                    while (query.next()) {
+                        for (LabelsView l = query.labels().rewind(); l.next(); ) {
+                            names.add(l.name());
+                        }
+                    }
+                }
+                if (!names.isEmpty() || request.getMatchersCount() == 0) {
+                    names.addAll(labels.external().keySet());
+                }
+            }
+            names.removeAll(request.getWithoutReplicaLabelsList());
+            out.onNext(LabelNamesResponse.newBuilder().addAllNames(limited(names, request.getLimit())).build());
+            out.onCompleted();
+        } catch (StatusException e) {
+            out.onError(e);
+        }
+    }
+
+    @Override
+    public void labelValues(LabelValuesRequest request, StreamObserver<LabelValuesResponse> out) {
+        metrics.request("label_values");
+        try {
+            checkReady();
+            String name = request.getLabel();
+            if (name.isEmpty()) {
+                throw invalid("label values: no label name given");
+            }
+            Matcher[] matchers = matchers(request.getMatchersList());
+            TreeSet<String> values = new TreeSet<>(StoreLabels.UTF8_ORDER);
+            String external = labels.external().get(name);
+            if (matchers == null || request.getWithoutReplicaLabelsList().contains(name)) {
+                // nothing here matches, or the label is one the caller leaves out
+            } else if (external != null) {
+                if (request.getMatchersCount() == 0 || head.query(request.getStart(), request.getEnd(), matchers).next()) {
+                    values.add(external);
+                }
+            } else if (request.getMatchersCount() == 0) {
+                values.addAll(head.labelValues(name));
+            } else {
+                HeadQuery query = head.query(request.getStart(), request.getEnd(), matchers);
+                while (query.next()) {
+                    String v = query.labels().get(name);
+                    if (v != null && !v.isEmpty()) {
+                        values.add(v);
+                    }
+                }
+            }
+            out.onNext(LabelValuesResponse.newBuilder().addAllValues(limited(values, request.getLimit())).build());
+            out.onCompleted();
+        } catch (StatusException e) {
+            out.onError(e);
+        }
+    }
+
+    /** The head's matchers for a request's, null when an external label rules this instance out. */
+    private Matcher[] matchers(List<io.sluice.server.store.proto.LabelMatcher> requested) throws StatusException {
+        List<Matcher> matchers;
+        try {
+            matchers = labels.headMatchers(requested);
+        } catch (IllegalArgumentException e) {
+            throw invalid("bad matcher: " + e.getMessage());
+        }
+        if (matchers == null) {
+            return null;
+        }
+        if (matchers.isEmpty()) {
+            return new Matcher[] {ALL_SERIES};
+        }
+        return matchers.toArray(Matcher[]::new);
+    }
+
+    private void checkReady() throws StatusException {
+        String reason = notReady.get();
+        if (reason != null) {
+            metrics.rejected(StoreApiMetrics.REASON_NOT_READY);
+            throw Status.UNAVAILABLE.withDescription("Sluice is not ready: " + reason).asException();
+        }
+    }
+
+    private StatusException invalid(String message) {
+        metrics.rejected(StoreApiMetrics.REASON_BAD_REQUEST);
+        return Status.INVALID_ARGUMENT.withDescription(message).asException();
+    }
+
+    private StatusException limit(String reason, String message) {
+        metrics.rejected(reason);
+        return Status.RESOURCE_EXHAUSTED.withDescription(message
+                + "; select fewer series with more label matchers or a shorter time range").asException();
+    }
+
+    private static List<String> limited(TreeSet<String> values, long limit) {
+        List<String> out = new ArrayList<>(values);
+        return limit > 0 && out.size() > limit ? out.subList(0, (int) limit) : out;
+    }
+}

@@ -1,0 +1,249 @@
+package io.sluice.tools.kafka;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import kafka.tools.StorageTool;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A single-node Kafka broker (KRaft, broker and controller in one node) inside this JVM, for tests,
+ * {@code sluice demo} and the end-to-end benchmark. Not a production broker: one replica, loopback
+ * listeners only, plaintext.
+ *
+ * <p>Lifecycle: {@link #start(Path)} formats {@code dir} (a fresh cluster id each time unless the
+ * directory was formatted before, in which case its data is kept) and returns once the broker
+ * answers metadata requests; {@link #close()} shuts it down and waits. Cost on 2 cores: the first
+ * broker in a JVM starts in 1–11 s and takes ~350–600 MB; share one per test JVM.
+ *
+ * <p>Restart on the same address (the end-to-end broker-outage test): {@link #close()}, then
+ * {@link #start(Path, int, int)} with the same directory and {@link #brokerPort()} /
+ * {@link #controllerPort()}; the topics, their records and the committed offsets are kept.
+ *
+ * <p>Thread-safe: {@link #createTopic} may be called from any thread.
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafka.class);
+    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
+    private static final String LOOPBACK = "127.0.0.1";
+
+    private final KafkaRaftServer server;
+    private final String bootstrapServers;
+    private final int brokerPort;
+    private final int controllerPort;
+    private final Admin admin;
+
+    private EmbeddedKafka(KafkaRaftServer server, int brokerPort, int controllerPort) {
+        this.server = server;
+        this.bootstrapServers = LOOPBACK + ":" + brokerPort;
+        this.brokerPort = brokerPort;
+        this.controllerPort = controllerPort;
+        this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                AdminClientConfig.CLIENT_ID_CONFIG, "sluice-embedded-admin"));
+    }
+
+    /** Formats (if needed) and starts a broker whose logs live under {@code dir}; returns when it serves. */
+    public static EmbeddedKafka start(Path dir) throws IOException {
+        return start(dir, freePort(), freePort());
+    }
+
+    /**
+     * As {@link #start(Path)}, on the given loopback ports: restarts a broker closed before with the
+     * same directory and ports, keeping its data. A port still held (TIME_WAIT is not: the listener
+     * reuses the address) fails the start with Kafka's bind error.
+     */
+    public static EmbeddedKafka start(Path dir, int brokerPort, int controllerPort) throws IOException {
+        Files.createDirectories(dir);
+        Properties props = brokerProperties(dir.resolve("logs"), brokerPort, controllerPort);
+        format(dir, props);
+        KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
+        server.startup();
+        EmbeddedKafka kafka = new EmbeddedKafka(server, brokerPort, controllerPort);
+        try {
+            kafka.awaitServing();
+        } catch (IOException | RuntimeException e) {
+            kafka.close();
+            throw e;
+        }
+        LOG.info("embedded Kafka broker serving at {} (logs in {})", kafka.bootstrapServers, dir);
+        return kafka;
+    }
+
+    /** {@code host:port} of the broker's plaintext listener. */
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    /** The port of the plaintext listener (clients). */
+    public int brokerPort() {
+        return brokerPort;
+    }
+
+    /** The port of the controller listener (the KRaft quorum). */
+    public int controllerPort() {
+        return controllerPort;
+    }
+
+    /** Creates a topic (replication 1) and waits until every partition has a leader; an existing topic is kept. */
+    public void createTopic(String name, int partitions) {
+        try {
+            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(60, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new IllegalStateException("cannot create topic " + name + ": " + e.getCause().getMessage(), e.getCause());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topic " + name, e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("topic " + name + " was not created within 60 s", e);
+        }
+        TopicLeaders.await(admin, name, partitions, Duration.ofSeconds(60));
+    }
+
+    /** An admin client of this broker, owned by it (do not close it). */
+    public Admin admin() {
+        return admin;
+    }
+
+    @Override
+    public void close() {
+        admin.close(Duration.ofSeconds(5));
+        server.shutdown();
+        server.awaitShutdown();
+    }
+
+    // ---------------------------------------------------------------- setup
+
+    private static Properties brokerProperties(Path logDir, int brokerPort, int controllerPort) {
+        Properties p = new Properties();
+        p.put("process.roles", "broker,controller");
+        p.put("node.id", "1");
+        // Static voters: the quorum's address comes from this configuration on every start, so the
+        // same directory can be restarted on other ports (a dynamic quorum records its endpoints).
+        p.put("controller.quorum.voters", "1@" + LOOPBACK + ":" + controllerPort);
+        p.put("listeners", "PLAINTEXT://" + LOOPBACK + ":" + brokerPort + ",CONTROLLER://" + LOOPBACK + ":" + controllerPort);
+        p.put("advertised.listeners", "PLAINTEXT://" + LOOPBACK + ":" + brokerPort);
+        p.put("controller.listener.names", "CONTROLLER");
+        p.put("inter.broker.listener.name", "PLAINTEXT");
+        p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        p.put("log.dirs", logDir.toString());
+        // A single node: every internal topic has one replica, or a consumer group never gets partitions.
+        p.put("offsets.topic.replication.factor", "1");
+        p.put("transaction.state.log.replication.factor", "1");
+        p.put("transaction.state.log.min.isr", "1");
+        p.put("share.coordinator.state.topic.replication.factor", "1");
+        p.put("share.coordinator.state.topic.min.isr", "1");
+        p.put("group.initial.rebalance.delay.ms", "0");
+        // Fewer internal partitions start faster on 2 cores (defaults: 50 and 50).
+        p.put("offsets.topic.num.partitions", "4");
+        p.put("transaction.state.log.num.partitions", "4");
+        p.put("num.partitions", "1");
+        p.put("auto.create.topics.enable", "true");
+        // Tests may use short consumer session timeouts, so a departed member is noticed quickly.
+        p.put("group.classic.min.session.timeout.ms", "1000");
+        p.put("log.flush.interval.messages", Long.toString(Long.MAX_VALUE));
+        p.put("num.network.threads", "2");
+        p.put("num.io.threads", "2");
+        return p;
+    }
+
+    /** Runs Kafka's storage tool ({@code kafka-storage format}); a formatted {@code dir} keeps its data. */
+    private static void format(Path dir, Properties props) throws IOException {
+        Path config = dir.resolve("server.properties");
+        try (OutputStream out = Files.newOutputStream(config)) {
+            props.store(out, "sluice embedded Kafka");
+        }
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        int rc;
+        try (PrintStream print = new PrintStream(output, true, StandardCharsets.UTF_8)) {
+            rc = StorageTool.execute(new String[] {"format", "-t", clusterId(dir.resolve("logs")), "-c", config.toString(),
+                "--ignore-formatted"}, print);
+        }
+        if (rc != 0) {
+            throw new IOException("formatting embedded Kafka storage in " + dir + " failed: "
+                    + output.toString(StandardCharsets.UTF_8).strip());
+        }
+    }
+
+    /**
+     * The cluster id a formatted log directory already has, else a new one: the broker checks the id it
+     * is started with against its directory's {@code meta.properties}, so a restart must reuse it.
+     */
+    private static String clusterId(Path logDir) throws IOException {
+        Path meta = logDir.resolve("meta.properties");
+        if (Files.exists(meta)) {
+            Properties p = new Properties();
+            try (var in = Files.newInputStream(meta)) {
+                p.load(in);
+            }
+            String id = p.getProperty("cluster.id");
+            if (id != null && !id.isBlank()) {
+                return id.strip();
+            }
+        }
+        return Uuid.randomUuid().toString();
+    }
+
+    private void awaitServing() throws IOException {
+        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+        Exception last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                if (!admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).isEmpty()) {
+                    return;
+                }
+            } catch (ExecutionException | TimeoutException e) {
+                last = e;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for the embedded broker", e);
+            }
+            pause(50);
+        }
+        throw new IOException("embedded Kafka broker at " + bootstrapServers + " did not serve within "
+                + STARTUP_TIMEOUT.toSeconds() + " s" + (last == null ? "" : ": " + last.getMessage()));
+    }
+
+    /** Between polls of the broker's state: no need to hammer it. */
+    private static void pause(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the embedded broker", e);
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free loopback port", e);
+        }
+    }
+}
