@@ -42,7 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the same, and what was produced;</li>
  * <li>queries generated from a small grammar (every binary operator, aggregation, function family and
  * modifier, nested) go to both HTTP APIs as instant and range queries; the results must agree: the same
- * status and error type, the same series, floats within a relative 1e-9 (or both NaN), in the same order
+ * status and error type, the same series, floats within Prometheus' test tolerance (relative 1e-6) or both NaN, in the same order
  * where Prometheus orders ({@code sort*}, {@code topk}/{@code bottomk} of an instant query); and
  * {@code format_query} and {@code parse_query} must answer the same bytes.</li>
  * </ul>
