@@ -128,7 +128,10 @@ public enum ConfigKey {
             "Largest gRPC request the StoreAPI server accepts (1KiB..1GiB); one series is one response message."),
     STORE_GRPC_TLS_CERT_FILE("store.grpc.tls-cert-file", "", "none",
             "PEM certificate chain: the StoreAPI serves TLS (with `store.grpc.tls-key-file`); unset: plaintext."),
-    STORE_GRPC_TLS_KEY_FILE("store.grpc.tls-key-file", "", "none", "PEM private key (PKCS#8) of `store.grpc.tls-cert-file`.");
+    STORE_GRPC_TLS_KEY_FILE("store.grpc.tls-key-file", "", "none", "PEM private key (PKCS#8) of `store.grpc.tls-cert-file`."),
+    QUERY_TIMEOUT("query.timeout", duration(QueryOptions.DEFAULTS.timeoutMs()),
+            "The longest a PromQL query (query, query_range) may evaluate; longer ones answer 503 `timeout`. "
+                    + "A request's `timeout` parameter can only shorten it.");
 
     private final String key;
     /** The default as text, parsed like any other value; "" = unset (optional); null = required. */

@@ -14,7 +14,7 @@ import java.nio.file.Path;
  * @param head          shards, WAL and queue settings; its data directory is {@code data.dir}
  * @param decoderLimits record size limits ({@code limits.record-bytes}, {@code limits.uncompressed-bytes})
  * @param labelLimits   label limits ({@code limits.labels-per-series}, ...)
- * @param query         query API limits ({@code query.max-series}, {@code query.max-samples}, {@code query.lookback-delta})
+ * @param query         query API limits ({@code query.max-series}, {@code query.max-samples}, {@code query.lookback-delta}, {@code query.timeout})
  * @param http          HTTP limits ({@code http.threads}, {@code http.max-connections}, the timeouts)
  * @param storeApi      the Thanos StoreAPI gRPC server ({@code store.*}); {@link StoreApiOptions#enabled()} false when off
  */

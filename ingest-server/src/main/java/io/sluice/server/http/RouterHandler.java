@@ -153,7 +153,13 @@ final class RouterHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                         return;
                     }
                     try {
-                        Reply reply = answer(entry.route(), retained);
+                        ClientConnection.set(ctx.channel());
+                        Reply reply;
+                        try {
+                            reply = answer(entry.route(), retained);
+                        } finally {
+                            ClientConnection.clear();
+                        }
                         if (reply.isStreamed()) {
                             stream(ctx, permits, retained, reply);
                         } else {
@@ -190,8 +196,8 @@ final class RouterHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             return e.reply();
         } catch (MalformedRequestException e) {
             return Reply.error(rawPath(request.uri()), HttpResponseStatus.BAD_REQUEST, "bad_data", e.getMessage());
-        } catch (Exception | AssertionError e) {
-            return internalError(request, e);
+        } catch (Exception | AssertionError | StackOverflowError e) {
+            return internalError(request, e); // an Error escaping would end the worker with no reply: the client would hang
         }
     }
 

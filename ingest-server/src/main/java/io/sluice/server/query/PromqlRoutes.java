@@ -8,9 +8,11 @@ import io.sluice.promql.QueryLimits;
 import io.sluice.promql.QueryResult;
 import io.sluice.promql.ast.ValueType;
 import io.sluice.promql.labels.Labels;
+import io.sluice.server.http.ClientConnection;
 import io.sluice.server.http.Reply;
 import io.sluice.server.http.RequestParams;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -20,6 +22,8 @@ import java.util.function.LongSupplier;
  * and JSON, warnings and infos beside {@code data}, and the same error types: {@code bad_data} (400, with
  * the parse position), {@code execution} (422, e.g. over {@code query.max-samples}), {@code timeout} (503).
  * Runs on the HTTP worker threads (blocking routes), so {@code http.threads} bounds concurrent queries.
+ * A query stops at its deadline and as soon as its client disconnects ({@link ClientConnection}), freeing
+ * the worker.
  */
 final class PromqlRoutes {
     static final String QUERY_PATH = "/api/v1/query";
@@ -79,6 +83,11 @@ final class PromqlRoutes {
     private QueryResult run(Evaluation evaluation) throws ApiError {
         try {
             return evaluation.run();
+        } catch (StackOverflowError e) {
+            // Deep recursion outside the parser's bounds: RE2J's matcher recurses once per nested empty-width
+            // loop, so a regex like (a*)* repeated thousands of times exhausts the worker's stack while matching.
+            throw ApiError.execution("query too complex to evaluate: the worker thread's stack was exhausted "
+                    + "(a deeply nested regular expression?)");
         } catch (PromQLException e) {
             throw switch (e.type()) {
                 case BAD_DATA -> ApiError.badData(e.getMessage());
@@ -88,8 +97,14 @@ final class PromqlRoutes {
                     }
                     yield ApiError.execution(e.getMessage());
                 }
-                case TIMEOUT -> ApiError.timeout(e.getMessage());
-                case CANCELED -> ApiError.canceled(e.getMessage());
+                case TIMEOUT -> {
+                    context.metrics().rejected(QueryMetrics.REASON_TIMEOUT);
+                    yield ApiError.timeout(e.getMessage());
+                }
+                case CANCELED -> {
+                    context.metrics().rejected(QueryMetrics.REASON_CANCELED);
+                    yield ApiError.canceled(e.getMessage());
+                }
             };
         }
     }
@@ -102,7 +117,9 @@ final class PromqlRoutes {
             timeoutMs = Math.min(timeoutMs, PromTime.parseDurationParamMs(text, "timeout"));
         }
         long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
-        return new QueryLimits(deadline, context.options().maxSamples(), () -> Thread.currentThread().isInterrupted());
+        BooleanSupplier clientGone = ClientConnection.current();
+        return new QueryLimits(deadline, context.options().maxSamples(),
+                () -> clientGone.getAsBoolean() || Thread.currentThread().isInterrupted());
     }
 
     private static long lookback(RequestParams params) throws ApiError {

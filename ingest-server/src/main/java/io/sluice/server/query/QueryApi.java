@@ -11,7 +11,9 @@ import java.util.function.LongSupplier;
 
 /**
  * The Prometheus-compatible read side over the head: export, labels, label values, series, query,
- * query_range and remote-read. Every route is blocking (runs on the HTTP worker threads, never the
+ * query_range and remote-read, and what Grafana's Prometheus data source asks besides (buildinfo,
+ * metadata, query_exemplars, format_query, parse_query: {@link PromqlToolRoutes}; buildinfo and metadata
+ * answer GET only, as Prometheus'). Every route is blocking (runs on the HTTP worker threads, never the
  * event loop): each reads the shards' series through {@link Head#query}, which takes a consistent
  * snapshot of each series while ingestion runs. Each request is timed
  * ({@code sluice_query_duration_seconds{endpoint}}); bad parameters count as
@@ -43,6 +45,12 @@ public final class QueryApi {
         getAndPost(router, MetadataRoutes.SERIES_PATH, loaded(head, timed(metrics, "series", metadata::series)));
         getAndPost(router, PromqlRoutes.QUERY_PATH, loaded(head, timed(metrics, "query", query::instant)));
         getAndPost(router, PromqlRoutes.QUERY_RANGE_PATH, loaded(head, timed(metrics, "query_range", query::range)));
+        PromqlToolRoutes tools = new PromqlToolRoutes();
+        router.blocking(HttpMethod.GET, PromqlToolRoutes.BUILDINFO_PATH, tools::buildInfo);
+        router.blocking(HttpMethod.GET, PromqlToolRoutes.METADATA_PATH, timed(metrics, "metadata", tools::metadata));
+        getAndPost(router, PromqlToolRoutes.EXEMPLARS_PATH, timed(metrics, "query_exemplars", tools::exemplars));
+        getAndPost(router, PromqlToolRoutes.FORMAT_PATH, timed(metrics, "format_query", tools::format));
+        getAndPost(router, PromqlToolRoutes.PARSE_PATH, timed(metrics, "parse_query", tools::parse));
         router.blocking(HttpMethod.POST, RemoteReadRoute.PATH,
                 loaded(head, timed(metrics, "read", new RemoteReadRoute(context))));
         return router;

@@ -10,13 +10,16 @@ import java.util.concurrent.TimeUnit;
 /**
  * The query API's meters: {@code sluice_query_duration_seconds{endpoint}} (count = queries answered,
  * errors included) and {@code sluice_query_rejected_total{reason}} (queries refused:
- * {@code max_series}, {@code max_samples}, {@code bad_data}). Thread-safe; meters are registered on
+ * {@code max_series}, {@code max_samples}, {@code bad_data}; PromQL queries stopped: {@code timeout}, and
+ * {@code canceled} when the client disconnected). Thread-safe; meters are registered on
  * first use per tag value, from a fixed set of values.
  */
 final class QueryMetrics {
     static final String REASON_MAX_SERIES = "max_series";
     static final String REASON_MAX_SAMPLES = "max_samples";
     static final String REASON_BAD_DATA = "bad_data";
+    static final String REASON_TIMEOUT = "timeout";
+    static final String REASON_CANCELED = "canceled";
 
     private final MeterRegistry registry;
     private final Map<String, Timer> durations = new ConcurrentHashMap<>();
@@ -24,7 +27,7 @@ final class QueryMetrics {
 
     QueryMetrics(MeterRegistry registry) {
         this.registry = registry;
-        for (String reason : new String[] {REASON_MAX_SERIES, REASON_MAX_SAMPLES, REASON_BAD_DATA}) {
+        for (String reason : new String[] {REASON_MAX_SERIES, REASON_MAX_SAMPLES, REASON_BAD_DATA, REASON_TIMEOUT, REASON_CANCELED}) {
             rejected(reason, 0);
         }
     }
