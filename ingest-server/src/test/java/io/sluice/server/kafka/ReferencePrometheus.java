@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * run from them over a TSDB made by {@code promtool tsdb create-blocks-from openmetrics}. Without a Go
  * toolchain (and no binaries in the cache) the build script's one line fails the test: never a skip.
  */
-final class ReferencePrometheus implements AutoCloseable {
+public final class ReferencePrometheus implements AutoCloseable {
     private static Path binaries;
 
     final int port;
@@ -32,7 +32,7 @@ final class ReferencePrometheus implements AutoCloseable {
     }
 
     /** The directory holding {@code prometheus} and {@code promtool}, building them on first use. */
-    static synchronized Path binaries() {
+    public static synchronized Path binaries() {
         if (binaries == null) {
             Path script = Path.of("..", "promql", "src", "test", "oracle", "build.sh").toAbsolutePath().normalize();
             Result r = run(List.of("bash", script.toString()), Duration.ofMinutes(40));

@@ -1,12 +1,12 @@
 package io.sluice.server.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import at.favre.lib.crypto.bcrypt.BCrypt;
 import io.sluice.server.TestCertificates;
 import io.sluice.server.TestHttp;
 import io.sluice.server.config.HttpOptions;
+import io.sluice.server.kafka.ReferencePrometheus;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
@@ -19,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A real Prometheus server reads Sluice through {@code remote_read} with {@code basic_auth} and
- * {@code tls_config}, as users of a secured Prometheus configure it. Needs a {@code prometheus} binary:
- * {@code PROMETHEUS_BIN=/path/to/prometheus} (skipped without it).
+ * {@code tls_config}, as users of a secured Prometheus configure it. The {@code prometheus} binary is the
+ * reference build of the differential test ({@link ReferencePrometheus#binaries()}, built on first use).
  */
 class RemoteReadTlsTest {
     @TempDir
@@ -28,8 +28,7 @@ class RemoteReadTlsTest {
 
     @Test
     void prometheusReadsThroughTlsAndBasicAuth() throws Exception {
-        String bin = System.getenv("PROMETHEUS_BIN");
-        assumeTrue(bin != null && Files.isExecutable(Path.of(bin)), "PROMETHEUS_BIN is not set to a prometheus binary");
+        String bin = ReferencePrometheus.binaries().resolve("prometheus").toString();
         TestCertificates.make(dir);
         Path web = dir.resolve("web.yml");
         Files.writeString(web, """
