@@ -58,13 +58,14 @@ final class HeadQueryable implements Queryable {
 
         @Override
         public Labels labels() {
+            // Canonical labels are sorted by name: no builder, no sort.
             LabelsView view = query.labels();
-            Labels.Builder b = new Labels.Builder();
-            view.rewind();
-            while (view.next()) {
-                b.set(view.name(), view.value());
+            String[] pairs = new String[view.count() * 2];
+            for (int i = 0; view.next(); i += 2) {
+                pairs[i] = view.name();
+                pairs[i + 1] = view.value();
             }
-            return b.build();
+            return Labels.ofSorted(pairs);
         }
 
         @Override
