@@ -60,32 +60,50 @@ final class JsonBuffer {
     }
 
     JsonBuffer string(String s) {
-        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-        return string(utf8, 0, utf8.length);
+        int n = s.length();
+        ensure(n + 2);
+        int start = length;
+        bytes[length++] = '"';
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c >= 0x80) { // not ASCII: through its UTF-8 bytes
+                length = start;
+                byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+                return string(utf8, 0, utf8.length);
+            }
+            if (c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&') {
+                bytes[length++] = (byte) c;
+            } else {
+                escape(c);
+                ensure(n - i + 1);
+            }
+        }
+        bytes[length++] = '"';
+        return this;
     }
 
     /** A JSON string of valid UTF-8 bytes. */
     JsonBuffer string(byte[] utf8, int off, int len) {
+        // Room for every byte unescaped and the quotes; an escape makes room for the rest again.
         ensure(len + 2);
         bytes[length++] = '"';
         int end = off + len;
         for (int i = off; i < end; i++) {
             int b = utf8[i] & 0xFF;
             if (b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' && b != 0xE2) {
-                ensure(1);
                 bytes[length++] = (byte) b;
             } else if (b == 0xE2 && i + 2 < end && (utf8[i + 1] & 0xFF) == 0x80
                     && ((utf8[i + 2] & 0xFF) == 0xA8 || (utf8[i + 2] & 0xFF) == 0xA9)) {
                 unicodeEscape((utf8[i + 2] & 0xFF) == 0xA8 ? 0x2028 : 0x2029);
                 i += 2;
+                ensure(end - i + 1);
             } else if (b == 0xE2) {
-                ensure(1);
                 bytes[length++] = (byte) b;
             } else {
                 escape(b);
+                ensure(end - i + 1);
             }
         }
-        ensure(1);
         bytes[length++] = '"';
         return this;
     }
