@@ -15,9 +15,18 @@ import java.util.Arrays;
  */
 final class JsonBuffer {
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private static final int TIMESTAMP_SLOT_BITS = 10;
+    private static final int TIMESTAMP_SLOTS = 1 << TIMESTAMP_SLOT_BITS;
+    /** The longest timestamp text: {@code -9223372036854775.808}. */
+    private static final int TIMESTAMP_BYTES = 21;
     private byte[] bytes;
     private int length;
     private final StringBuilder scratch = new StringBuilder(32); // a value's text on its way into bytes
+
+    // timestamp(): formatted timestamps by a hash of their value, allocated on first use.
+    private long[] timestampKeys;
+    private byte[] timestampLengths;
+    private byte[] timestampTexts;
 
     JsonBuffer(int initialBytes) {
         bytes = new byte[initialBytes];
@@ -194,10 +203,34 @@ final class JsonBuffer {
      * digits ({@code 1.5} s is {@code 1.500}, {@code 2} s is {@code 2}).
      */
     JsonBuffer timestamp(long ms) {
+        // A matrix repeats its steps' timestamps in every series: each is formatted once, then copied.
+        if (timestampKeys == null) {
+            timestampKeys = new long[TIMESTAMP_SLOTS];
+            timestampLengths = new byte[TIMESTAMP_SLOTS];
+            timestampTexts = new byte[TIMESTAMP_SLOTS * TIMESTAMP_BYTES];
+        }
+        int slot = (int) ((ms * 0x9E3779B97F4A7C15L) >>> (Long.SIZE - TIMESTAMP_SLOT_BITS));
+        int len = timestampLengths[slot];
+        if (len != 0 && timestampKeys[slot] == ms) {
+            ensure(len);
+            System.arraycopy(timestampTexts, slot * TIMESTAMP_BYTES, bytes, length, len);
+            length += len;
+            return this;
+        }
+        int start = length;
+        formatTimestamp(ms);
+        timestampKeys[slot] = ms;
+        timestampLengths[slot] = (byte) (length - start);
+        System.arraycopy(bytes, start, timestampTexts, slot * TIMESTAMP_BYTES, length - start);
+        return this;
+    }
+
+    private void formatTimestamp(long ms) {
         if (ms < 0) {
             raw('-');
             if (ms == Long.MIN_VALUE) {
-                return raw("9223372036854775.808");
+                raw("9223372036854775.808");
+                return;
             }
             ms = -ms;
         }
@@ -213,7 +246,6 @@ final class JsonBuffer {
             }
             number(fraction);
         }
-        return this;
     }
 
     private void ensure(int n) {

@@ -15,6 +15,31 @@ class JsonBufferTest {
                 .isEqualTo("\"ü \\u2028\"");
     }
 
+    /** Timestamps as Prometheus writes them, the same when repeated (from the cache) in any order and with colliding slots. */
+    @Test
+    void timestampsRepeatedOrNot() {
+        SplittableRandom random = new SplittableRandom(5);
+        long[] pool = new long[3_000];
+        for (int i = 0; i < pool.length; i++) {
+            pool[i] = switch (i % 4) {
+                case 0 -> 1_704_067_200_000L + 15_000L * i;
+                case 1 -> random.nextLong(-10_000_000, 10_000_000);
+                case 2 -> random.nextLong();
+                default -> 1_704_067_200_000L + random.nextInt(1_000);
+            };
+        }
+        pool[0] = Long.MIN_VALUE;
+        pool[1] = Long.MAX_VALUE;
+        JsonBuffer json = new JsonBuffer(16);
+        for (int t = 0; t < 20_000; t++) {
+            long ms = pool[random.nextInt(pool.length)];
+            json.reset();
+            String written = new String(json.timestamp(ms).toByteArray(), StandardCharsets.US_ASCII);
+            String expected = new java.math.BigDecimal(ms).movePointLeft(3).toPlainString();
+            assertThat(written).as("%d", ms).isEqualTo(expected.endsWith(".000") ? expected.substring(0, expected.length() - 4) : expected);
+        }
+    }
+
     /** A String and its UTF-8 bytes write the same JSON, from a buffer too small for either (it grows). */
     @Test
     void stringsAndTheirBytesWriteTheSame() {
