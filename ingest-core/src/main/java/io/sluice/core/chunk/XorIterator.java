@@ -6,6 +6,9 @@ import static io.sluice.core.chunk.XorChunkDescriptor.MAX_SAMPLES;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 /**
  * Decodes an XOR chunk ({@link XorChunkDescriptor}) sample by sample. Reusable and allocation-free:
@@ -30,14 +33,14 @@ public final class XorIterator {
     private static final int MIN_REFILL_BITS = 57;
     /** The longest sample head decoded from one buffer: a 24-bit timestamp code and a 13-bit value header. */
     private static final int SAMPLE_HEAD_BITS = 37;
+    private static final VarHandle ARRAY_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
-    // Owned by the reading thread.
+    // Owned by the reading thread. The chunk is in array (when not null) or else in segment.
+    private byte[] array;
     private MemorySegment segment;
     private long streamOffset;
     private long limitOffset;
     private long limitBits;
-    private byte[] wrappedArray;
-    private MemorySegment wrappedArraySegment;
 
     /** Unread bits, left-aligned: the next {@code bufferBits} bits of the stream from {@code bitPos}. */
     private long buffer;
@@ -75,6 +78,29 @@ public final class XorIterator {
             throw new IllegalArgumentException("sample count " + numSamples + " outside 0.." + MAX_SAMPLES);
         }
         segment = chunk;
+        array = null;
+        return start(chunkOffset, lengthBytes, numSamples);
+    }
+
+    /**
+     * Iterates at most {@code numSamples} samples of the chunk of {@code lengthBytes} bytes at
+     * {@code chunkOffset} of a heap array; reads stay within those bytes. Reading an array skips the
+     * memory-segment access checks: the path for readers' private copies (a series snapshot).
+     */
+    public XorIterator reset(byte[] chunk, int chunkOffset, int lengthBytes, int numSamples) {
+        if (chunkOffset < 0 || lengthBytes < 0 || (long) chunkOffset + lengthBytes > chunk.length) {
+            throw new IllegalArgumentException(lengthBytes + " bytes at offset " + chunkOffset
+                    + " outside an array of " + chunk.length + " bytes");
+        }
+        if (numSamples < 0 || numSamples > MAX_SAMPLES) {
+            throw new IllegalArgumentException("sample count " + numSamples + " outside 0.." + MAX_SAMPLES);
+        }
+        segment = null;
+        array = chunk;
+        return start(chunkOffset, lengthBytes, numSamples);
+    }
+
+    private XorIterator start(long chunkOffset, long lengthBytes, int numSamples) {
         streamOffset = chunkOffset + HEADER_BYTES;
         limitOffset = chunkOffset + lengthBytes;
         limitBits = (lengthBytes - HEADER_BYTES) * Byte.SIZE;
@@ -96,19 +122,12 @@ public final class XorIterator {
         return this;
     }
 
-    /**
-     * Iterates a whole chunk held in an array (its header gives the count). Allocates one segment
-     * wrapper only when the array differs from the previous call's.
-     */
+    /** Iterates a whole chunk held in an array (its header gives the count). */
     public XorIterator reset(byte[] chunk) {
-        if (chunk != wrappedArray) {
-            wrappedArray = chunk;
-            wrappedArraySegment = MemorySegment.ofArray(chunk);
-        }
         if (chunk.length < HEADER_BYTES) {
-            return reset(wrappedArraySegment, 0, chunk.length, 1);
+            return reset(chunk, 0, chunk.length, 1);
         }
-        return reset(wrappedArraySegment, 0, chunk.length, XorChunkDescriptor.headerNumSamples(chunk));
+        return reset(chunk, 0, chunk.length, XorChunkDescriptor.headerNumSamples(chunk));
     }
 
     /** Advances to the next sample; false at the end or on an error (see {@link #error()}). */
@@ -325,7 +344,14 @@ public final class XorIterator {
     /** Reloads the buffer from the byte of the next unread bit; bytes past the limit read as zero. */
     private void refill() {
         final long at = streamOffset + (bitPos >>> 3);
-        final long word = at + Long.BYTES <= limitOffset ? segment.get(BIG_ENDIAN_LONG, at) : tailWord(at);
+        final long word;
+        if (at + Long.BYTES > limitOffset) {
+            word = tailWord(at);
+        } else if (array != null) {
+            word = (long) ARRAY_LONG.get(array, (int) at);
+        } else {
+            word = segment.get(BIG_ENDIAN_LONG, at);
+        }
         final int offsetInByte = (int) bitPos & 7;
         buffer = word << offsetInByte;
         bufferBits = Long.SIZE - offsetInByte;
@@ -334,7 +360,8 @@ public final class XorIterator {
     private long tailWord(long at) {
         long word = 0;
         for (int i = 0; i < Long.BYTES; i++) {
-            final long b = at + i < limitOffset ? segment.get(ValueLayout.JAVA_BYTE, at + i) & 0xFFL : 0;
+            final long b = at + i >= limitOffset ? 0
+                    : (array != null ? array[(int) (at + i)] : segment.get(ValueLayout.JAVA_BYTE, at + i)) & 0xFFL;
             word = (word << Byte.SIZE) | b;
         }
         return word;

@@ -48,8 +48,19 @@ public final class Matcher {
         ANY,
         /** Every non-empty value: {@code .+}. */
         NON_EMPTY,
+        /**
+         * A literal with {@code .*} before and/or after it ({@code lit.*}, {@code .*lit},
+         * {@code .*lit.*}): a prefix, suffix or substring test, not a regex run (Prometheus'
+         * {@code FastRegexMatcher} does the same).
+         */
+        AFFIX,
         /** Anything else: evaluate the regex per value. */
-        REGEX
+        REGEX;
+
+        /** Whether selection judges each value of the label (a regex or affix test per value). */
+        boolean scansValues() {
+            return this == REGEX || this == AFFIX;
+        }
     }
 
     private static final String REGEX_META = "\\.+*?()|[]{}^$";
@@ -62,6 +73,10 @@ public final class Matcher {
     private final Shape shape;
     private final List<String> literals; // for Shape.LITERALS, else empty
     private final boolean matchesEmpty;
+    // Shape.AFFIX: the literal and where it may float.
+    private final String affix;
+    private final boolean anyBefore;
+    private final boolean anyAfter;
 
     private Matcher(Type type, String name, String value) {
         this.type = Objects.requireNonNull(type, "type");
@@ -72,12 +87,23 @@ public final class Matcher {
             pattern = null;
             shape = Shape.LITERALS;
             literals = List.of(value);
+            affix = null;
+            anyBefore = false;
+            anyAfter = false;
         } else {
             pattern = compile(name, value);
             List<String> set = literalAlternation(value);
+            boolean before = value.startsWith(".*");
+            String rest = before ? value.substring(2) : value;
+            boolean after = endsWithAnyStar(rest);
+            List<String> middle = before || after ? literalAlternation(after ? rest.substring(0, rest.length() - 2) : rest) : null;
+            boolean isAffix = set == null && middle != null && middle.size() == 1;
             shape = value.equals(".*") ? Shape.ANY : value.equals(".+") ? Shape.NON_EMPTY
-                    : set != null ? Shape.LITERALS : Shape.REGEX;
+                    : set != null ? Shape.LITERALS : isAffix ? Shape.AFFIX : Shape.REGEX;
             literals = set != null ? set : List.of();
+            affix = isAffix ? middle.get(0) : null;
+            anyBefore = isAffix && before;
+            anyAfter = isAffix && after;
         }
         this.matchesEmpty = matches("");
     }
@@ -134,8 +160,27 @@ public final class Matcher {
             case LITERALS -> literals.contains(v);
             case ANY -> true;
             case NON_EMPTY -> !v.isEmpty();
+            case AFFIX -> anyBefore ? (anyAfter ? v.contains(affix) : v.endsWith(affix))
+                    : v.startsWith(affix); // anyAfter
             case REGEX -> pattern.matches(v);
         };
+    }
+
+    /** The positive form's regex run on {@code v}, shortcuts aside (for tests of the shortcuts). */
+    boolean regexMatches(String v) {
+        return pattern == null ? value.equals(v) : pattern.matches(v);
+    }
+
+    /** Whether {@code s} ends with an unescaped {@code .*} (an even run of backslashes before the dot). */
+    private static boolean endsWithAnyStar(String s) {
+        if (!s.endsWith(".*")) {
+            return false;
+        }
+        int slashes = 0;
+        for (int i = s.length() - 3; i >= 0 && s.charAt(i) == '\\'; i--) {
+            slashes++;
+        }
+        return slashes % 2 == 0;
     }
 
     boolean isNegative() {

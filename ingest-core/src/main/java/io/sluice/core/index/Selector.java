@@ -56,7 +56,7 @@ public final class Selector {
         boolean scans = false;
         for (int i = 0; i < matchers.length; i++) {
             plans[i] = new Plan(matchers[i]);
-            scans |= matchers[i].shape() == Matcher.Shape.REGEX;
+            scans |= matchers[i].shape().scansValues();
         }
         if (!scans) {
             return selectUnderOneLock(plans);
@@ -207,7 +207,7 @@ public final class Selector {
         }
 
         boolean needsScan() {
-            return nameId >= 0 && matcher.shape() == Matcher.Shape.REGEX;
+            return nameId >= 0 && matcher.shape().scansValues();
         }
 
         /** Step 2, no lock: judge each candidate value once with the positive form's regex. */
@@ -248,7 +248,7 @@ public final class Selector {
             return switch (matcher.shape()) {
                 case ANY, NON_EMPTY -> positiveWanted ? union(postings, postings.valuesLocked(nameId)) : new RoaringBitmap();
                 case LITERALS -> literalSeries(postings, positiveWanted);
-                case REGEX -> positiveWanted ? union(postings, positiveValues) : union(postings, rejected());
+                case REGEX, AFFIX -> positiveWanted ? union(postings, positiveValues) : union(postings, rejected());
             };
         }
 

@@ -3,7 +3,9 @@ package io.sluice.core.index;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class MatcherTest {
@@ -41,6 +43,62 @@ class MatcherTest {
         }
         assertThat(Matcher.eq("a", "x|y").literals()).as("= is never a regex").containsExactly("x|y");
         assertThat(Matcher.re("a", "x|y").matches("x|y")).isFalse();
+    }
+
+    @Test
+    void recognisesPrefixSuffixAndSubstringRegexes() {
+        for (String regex : List.of("i-1.*", ".*-1", ".*i-1.*", ".*.*", "a\\..*", ".*a\\|b")) {
+            assertThat(Matcher.re("a", regex).shape()).as(regex).isEqualTo(Matcher.Shape.AFFIX);
+        }
+        for (String regex : List.of("a\\.*", "a.*?", ".*?a", "a|b.*", ".*a|b", "a.+", ".+a", "a.*b", "a\\\\.*x")) {
+            assertThat(Matcher.re("a", regex).shape()).as(regex).isNotEqualTo(Matcher.Shape.AFFIX);
+        }
+        assertThat(Matcher.re("a", "i-1.*").matches("i-10")).isTrue();
+        assertThat(Matcher.re("a", "i-1.*").matches("xi-10")).isFalse();
+        assertThat(Matcher.re("a", "a\\..*").matches("abc")).isFalse();
+        assertThat(Matcher.re("a", "a\\..*").matches("a.\nc")).isTrue();
+        assertThat(Matcher.nre("a", ".*b.*").matches("abc")).isFalse();
+    }
+
+    /** The shortcuts (literal sets, affixes, any, non-empty) answer exactly as the regex itself, on random patterns and values. */
+    @Test
+    void shortcutsAgreeWithTheRegexOnRandomPatternsAndValues() {
+        SplittableRandom random = new SplittableRandom(20261127);
+        String[] pieces = {"a", "b", "-", "1", "é", "\\n", "\n", ".", "\\.", ".*", ".+", "*", "?", "|", "\\|", "\\\\", "\\*",
+            "(", ")", "[ab]", "^", "$", "\\d", "x{2}", ".*?", "€"};
+        String[] valuePieces = {"a", "b", "-", "1", "é", ".", "|", "\\", "*", "\n", "", "€", "ab", "aa"};
+        int shortcuts = 0;
+        int checked = 0;
+        while (checked < 20_000) {
+            StringBuilder regex = new StringBuilder();
+            for (int i = random.nextInt(6); i >= 0; i--) {
+                regex.append(pieces[random.nextInt(pieces.length)]);
+            }
+            Matcher m;
+            try {
+                m = Matcher.re("a", regex.toString());
+            } catch (IllegalArgumentException invalid) {
+                continue;
+            }
+            checked++;
+            shortcuts += m.shape() == Matcher.Shape.REGEX ? 0 : 1;
+            List<String> values = new ArrayList<>();
+            values.add("");
+            values.add(regex.toString());
+            values.addAll(m.literals());
+            for (int v = 0; v < 20; v++) {
+                StringBuilder value = new StringBuilder();
+                for (int i = random.nextInt(7); i > 0; i--) {
+                    value.append(valuePieces[random.nextInt(valuePieces.length)]);
+                }
+                values.add(value.toString());
+            }
+            for (String v : values) {
+                assertThat(m.positiveMatches(v)).as("%s on \"%s\" (%s)", regex, v, m.shape()).isEqualTo(m.regexMatches(v));
+                assertThat(Matcher.nre("a", regex.toString()).matches(v)).isEqualTo(!m.regexMatches(v));
+            }
+        }
+        assertThat(shortcuts).as("patterns that took a shortcut").isGreaterThan(2_000);
     }
 
     @Test

@@ -10,6 +10,8 @@ import io.sluice.promql.labels.Labels;
 import io.sluice.promql.storage.Queryable;
 import io.sluice.promql.storage.SampleIterator;
 import io.sluice.promql.storage.SeriesSet;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -46,6 +48,8 @@ final class HeadQueryable implements Queryable {
 
     private static final class HeadSeriesSet implements SeriesSet {
         private final HeadQuery query;
+        private String[] recent = new String[16];
+        private byte[][] recentBytes = new byte[16][];
 
         HeadSeriesSet(HeadQuery query) {
             this.query = query;
@@ -58,13 +62,35 @@ final class HeadQueryable implements Queryable {
 
         @Override
         public Labels labels() {
+            // Canonical labels are sorted by name: no builder, no sort.
             LabelsView view = query.labels();
-            Labels.Builder b = new Labels.Builder();
-            view.rewind();
-            while (view.next()) {
-                b.set(view.name(), view.value());
+            byte[] bytes = query.snapshot().labelsArray();
+            String[] pairs = new String[view.count() * 2];
+            for (int i = 0; view.next(); i += 2) {
+                pairs[i] = string(i, bytes, view.nameOffset(), view.nameLength());
+                pairs[i + 1] = string(i + 1, bytes, view.valueOffset(), view.valueLength());
             }
-            return b.build();
+            return Labels.ofSorted(pairs);
+        }
+
+        /**
+         * The String of {@code bytes[off, off + len)}, the previous series' String at the same position
+         * when its bytes are the same: names and common values (the metric name, a job) are decoded once
+         * per selection, not once per series.
+         */
+        private String string(int position, byte[] bytes, int off, int len) {
+            if (position >= recent.length) {
+                recent = Arrays.copyOf(recent, Math.max(position + 1, recent.length * 2));
+                recentBytes = Arrays.copyOf(recentBytes, recent.length);
+            }
+            byte[] known = recentBytes[position];
+            if (known != null && Arrays.equals(known, 0, known.length, bytes, off, off + len)) {
+                return recent[position];
+            }
+            String s = new String(bytes, off, len, StandardCharsets.UTF_8);
+            recent[position] = s;
+            recentBytes[position] = Arrays.copyOfRange(bytes, off, off + len);
+            return s;
         }
 
         @Override

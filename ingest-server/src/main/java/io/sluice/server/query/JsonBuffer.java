@@ -15,9 +15,18 @@ import java.util.Arrays;
  */
 final class JsonBuffer {
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private static final int TIMESTAMP_SLOT_BITS = 10;
+    private static final int TIMESTAMP_SLOTS = 1 << TIMESTAMP_SLOT_BITS;
+    /** The longest timestamp text: {@code -9223372036854775.808}. */
+    private static final int TIMESTAMP_BYTES = 21;
     private byte[] bytes;
     private int length;
     private final StringBuilder scratch = new StringBuilder(32); // a value's text on its way into bytes
+
+    // timestamp(): formatted timestamps by a hash of their value, allocated on first use.
+    private long[] timestampKeys;
+    private byte[] timestampLengths;
+    private byte[] timestampTexts;
 
     JsonBuffer(int initialBytes) {
         bytes = new byte[initialBytes];
@@ -60,32 +69,50 @@ final class JsonBuffer {
     }
 
     JsonBuffer string(String s) {
-        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-        return string(utf8, 0, utf8.length);
+        int n = s.length();
+        ensure(n + 2);
+        int start = length;
+        bytes[length++] = '"';
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c >= 0x80) { // not ASCII: through its UTF-8 bytes
+                length = start;
+                byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+                return string(utf8, 0, utf8.length);
+            }
+            if (c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&') {
+                bytes[length++] = (byte) c;
+            } else {
+                escape(c);
+                ensure(n - i + 1);
+            }
+        }
+        bytes[length++] = '"';
+        return this;
     }
 
     /** A JSON string of valid UTF-8 bytes. */
     JsonBuffer string(byte[] utf8, int off, int len) {
+        // Room for every byte unescaped and the quotes; an escape makes room for the rest again.
         ensure(len + 2);
         bytes[length++] = '"';
         int end = off + len;
         for (int i = off; i < end; i++) {
             int b = utf8[i] & 0xFF;
             if (b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' && b != 0xE2) {
-                ensure(1);
                 bytes[length++] = (byte) b;
             } else if (b == 0xE2 && i + 2 < end && (utf8[i + 1] & 0xFF) == 0x80
                     && ((utf8[i + 2] & 0xFF) == 0xA8 || (utf8[i + 2] & 0xFF) == 0xA9)) {
                 unicodeEscape((utf8[i + 2] & 0xFF) == 0xA8 ? 0x2028 : 0x2029);
                 i += 2;
+                ensure(end - i + 1);
             } else if (b == 0xE2) {
-                ensure(1);
                 bytes[length++] = (byte) b;
             } else {
                 escape(b);
+                ensure(end - i + 1);
             }
         }
-        ensure(1);
         bytes[length++] = '"';
         return this;
     }
@@ -176,10 +203,34 @@ final class JsonBuffer {
      * digits ({@code 1.5} s is {@code 1.500}, {@code 2} s is {@code 2}).
      */
     JsonBuffer timestamp(long ms) {
+        // A matrix repeats its steps' timestamps in every series: each is formatted once, then copied.
+        if (timestampKeys == null) {
+            timestampKeys = new long[TIMESTAMP_SLOTS];
+            timestampLengths = new byte[TIMESTAMP_SLOTS];
+            timestampTexts = new byte[TIMESTAMP_SLOTS * TIMESTAMP_BYTES];
+        }
+        int slot = (int) ((ms * 0x9E3779B97F4A7C15L) >>> (Long.SIZE - TIMESTAMP_SLOT_BITS));
+        int len = timestampLengths[slot];
+        if (len != 0 && timestampKeys[slot] == ms) {
+            ensure(len);
+            System.arraycopy(timestampTexts, slot * TIMESTAMP_BYTES, bytes, length, len);
+            length += len;
+            return this;
+        }
+        int start = length;
+        formatTimestamp(ms);
+        timestampKeys[slot] = ms;
+        timestampLengths[slot] = (byte) (length - start);
+        System.arraycopy(bytes, start, timestampTexts, slot * TIMESTAMP_BYTES, length - start);
+        return this;
+    }
+
+    private void formatTimestamp(long ms) {
         if (ms < 0) {
             raw('-');
             if (ms == Long.MIN_VALUE) {
-                return raw("9223372036854775.808");
+                raw("9223372036854775.808");
+                return;
             }
             ms = -ms;
         }
@@ -195,7 +246,6 @@ final class JsonBuffer {
             }
             number(fraction);
         }
-        return this;
     }
 
     private void ensure(int n) {

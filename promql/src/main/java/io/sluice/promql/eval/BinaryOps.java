@@ -301,21 +301,25 @@ final class BinaryOps {
                 continue;
             }
             ev.check();
+            // Per candidate of this row, what does not change from step to step: the result's labels,
+            // its matched-steps array and its output row (each looked up once, when first needed).
+            int nc = cands.size();
+            Labels[] rls = new Labels[nc];
+            boolean[][] seens = new boolean[nc][];
+            Row[] ress = new Row[nc];
             for (int i = 0; i < n; i++) {
                 double mv = m.v[i];
                 if (Row.absent(mv)) {
                     continue;
                 }
-                Row o = null;
-                for (Row c : cands) {
-                    if (!Row.absent(c.v[i])) {
-                        o = c;
-                        break;
-                    }
+                int ci = 0;
+                while (ci < nc && Row.absent(cands.get(ci).v[i])) {
+                    ci++;
                 }
-                if (o == null) {
+                if (ci == nc) {
                     continue;
                 }
+                Row o = cands.get(ci);
                 double lv = oneToMany ? o.v[i] : mv;
                 double rv = oneToMany ? mv : o.v[i];
                 double value;
@@ -326,29 +330,37 @@ final class BinaryOps {
                 } else {
                     value = scalarOp(op, lv, rv);
                 }
-                Labels rl = resultLabels(m, o, op, vm, resultLabelCache, oneToMany);
-                if (oneToOne) {
-                    boolean[] seen = matchedOneToOne.computeIfAbsent(sig, k -> new boolean[n]);
-                    if (seen[i]) {
-                        throw Evaluator.execError("multiple matches for labels: many-to-one matching must be explicit (group_left/group_right)");
-                    }
-                    seen[i] = true;
-                } else {
-                    boolean[] seen = matchedManyToOne.computeIfAbsent(sig, k -> new HashMap<>())
-                            .computeIfAbsent(rl, k -> new boolean[n]);
-                    if (seen[i]) {
-                        throw Evaluator.execError("multiple matches for labels: grouping labels must ensure unique matches");
-                    }
-                    seen[i] = true;
+                Labels rl = rls[ci];
+                if (rl == null) {
+                    rl = resultLabels(m, o, op, vm, resultLabelCache, oneToMany);
+                    rls[ci] = rl;
                 }
+                boolean[] seen = seens[ci];
+                if (seen == null) {
+                    Labels key = rl;
+                    seen = oneToOne ? matchedOneToOne.computeIfAbsent(sig, k -> new boolean[n])
+                            : matchedManyToOne.computeIfAbsent(sig, k -> new HashMap<>()).computeIfAbsent(key, k -> new boolean[n]);
+                    seens[ci] = seen;
+                }
+                if (seen[i]) {
+                    throw Evaluator.execError(oneToOne
+                            ? "multiple matches for labels: many-to-one matching must be explicit (group_left/group_right)"
+                            : "multiple matches for labels: grouping labels must ensure unique matches");
+                }
+                seen[i] = true;
                 if (!keep && !bool) {
                     continue;
                 }
-                Row res = out.get(rl);
+                Row res = ress[ci];
                 if (res == null) {
-                    res = new Row(rl, bool, Row.absentArray(n));
-                    out.put(rl, res);
-                } else if (!Row.absent(res.v[i])) {
+                    res = out.get(rl);
+                    if (res == null) {
+                        res = new Row(rl, bool, Row.absentArray(n));
+                        out.put(rl, res);
+                    }
+                    ress[ci] = res;
+                }
+                if (!Row.absent(res.v[i])) {
                     throw Evaluator.execError("vector cannot contain metrics with the same labelset");
                 }
                 res.v[i] = value;

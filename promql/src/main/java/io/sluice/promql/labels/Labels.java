@@ -37,6 +37,26 @@ public final class Labels implements Comparable<Labels> {
         return b.build();
     }
 
+    /**
+     * From alternating names and values already in ascending name order with no empty value, as a
+     * store's canonical labels are: no map and no sort (the array is taken, not copied). Input that is
+     * not in that form is still accepted, at the {@link Builder}'s cost.
+     */
+    public static Labels ofSorted(String[] namesAndValues) {
+        if ((namesAndValues.length & 1) != 0) {
+            throw new IllegalArgumentException("odd number of strings: names and values alternate");
+        }
+        if (namesAndValues.length == 0) {
+            return EMPTY;
+        }
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            if (namesAndValues[i + 1].isEmpty() || (i > 0 && namesAndValues[i - 2].compareTo(namesAndValues[i]) >= 0)) {
+                return of(namesAndValues);
+            }
+        }
+        return new Labels(namesAndValues);
+    }
+
     public static Labels fromMap(Map<String, String> map) {
         Builder b = new Builder();
         map.forEach(b::set);

@@ -22,7 +22,6 @@ public final class SeriesSnapshot {
     private int labelsLength;
     private final LabelsView labelsView = new LabelsView();
     private byte[] chunkBytes = new byte[4096];
-    private MemorySegment chunkSegment = MemorySegment.ofArray(chunkBytes);
     private int chunkBytesUsed;
     private int[] chunkOffsets = new int[16];
     private int[] chunkLengths = new int[16];
@@ -63,7 +62,6 @@ public final class SeriesSnapshot {
     public void addChunk(MemorySegment page, long offset, int capacityBytes, int numSamples) {
         if (chunkBytesUsed + capacityBytes > chunkBytes.length) {
             chunkBytes = Arrays.copyOf(chunkBytes, Math.max(chunkBytesUsed + capacityBytes, chunkBytes.length * 2));
-            chunkSegment = MemorySegment.ofArray(chunkBytes);
         }
         if (chunkCount == chunkOffsets.length) {
             int n = chunkCount * 2;
@@ -98,7 +96,7 @@ public final class SeriesSnapshot {
         }
         int capacity = inRange;
         for (int c = 0; c < chunkCount; c++) {
-            capacity += chunkSamples[c] >= 0 ? chunkSamples[c] : XorChunkDescriptor.headerNumSamples(chunkSegment, chunkOffsets[c]);
+            capacity += chunkSamples[c] >= 0 ? chunkSamples[c] : headerNumSamples(chunkOffsets[c]);
         }
         if (mergedTs.length < capacity) {
             mergedTs = new long[capacity];
@@ -133,6 +131,11 @@ public final class SeriesSnapshot {
             encoder.encode(mergedTs, mergedVs, from, to);
             addChunk(MemorySegment.ofArray(encoder.bytes()), 0, encoder.length(), to - from);
         }
+    }
+
+    private int headerNumSamples(int chunkOffset) {
+        int at = chunkOffset + XorChunkDescriptor.NUM_SAMPLES_OFFSET;
+        return ((chunkBytes[at] & 0xFF) << 8) | (chunkBytes[at + 1] & 0xFF);
     }
 
     public int seriesId() {
@@ -171,8 +174,8 @@ public final class SeriesSnapshot {
     public ExactChunk exactChunk(int index, ExactChunk into) {
         Objects.checkIndex(index, chunkCount);
         int off = chunkOffsets[index];
-        int n = chunkSamples[index] >= 0 ? chunkSamples[index] : XorChunkDescriptor.headerNumSamples(chunkSegment, off);
-        XorIterator it = into.iterator.reset(chunkSegment, off, chunkLengths[index], n);
+        int n = chunkSamples[index] >= 0 ? chunkSamples[index] : headerNumSamples(off);
+        XorIterator it = into.iterator.reset(chunkBytes, off, chunkLengths[index], n);
         long first = 0;
         long last = 0;
         while (it.next()) {
@@ -268,8 +271,8 @@ public final class SeriesSnapshot {
                     }
                     int off = chunkOffsets[chunk];
                     int n = chunkSamples[chunk] >= 0 ? chunkSamples[chunk]
-                            : XorChunkDescriptor.headerNumSamples(chunkSegment, off);
-                    iterator.reset(chunkSegment, off, chunkLengths[chunk], n);
+                            : headerNumSamples(off);
+                    iterator.reset(chunkBytes, off, chunkLengths[chunk], n);
                     chunk++;
                     inChunk = true;
                 }

@@ -1,0 +1,59 @@
+package io.sluice.server.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class JsonBufferTest {
+    @Test
+    void escapesAsciiAndOtherTextAlike() {
+        assertThat(new String(new JsonBuffer(1).string("a\"b\\c<d>&\n\t\u0001").toByteArray(), StandardCharsets.UTF_8))
+                .isEqualTo("\"a\\\"b\\\\c\\u003cd\\u003e\\u0026\\n\\t\\u0001\"");
+        assertThat(new String(new JsonBuffer(1).string("ü \u2028").toByteArray(), StandardCharsets.UTF_8))
+                .isEqualTo("\"ü \\u2028\"");
+    }
+
+    /** Timestamps as Prometheus writes them, the same when repeated (from the cache) in any order and with colliding slots. */
+    @Test
+    void timestampsRepeatedOrNot() {
+        SplittableRandom random = new SplittableRandom(5);
+        long[] pool = new long[3_000];
+        for (int i = 0; i < pool.length; i++) {
+            pool[i] = switch (i % 4) {
+                case 0 -> 1_704_067_200_000L + 15_000L * i;
+                case 1 -> random.nextLong(-10_000_000, 10_000_000);
+                case 2 -> random.nextLong();
+                default -> 1_704_067_200_000L + random.nextInt(1_000);
+            };
+        }
+        pool[0] = Long.MIN_VALUE;
+        pool[1] = Long.MAX_VALUE;
+        JsonBuffer json = new JsonBuffer(16);
+        for (int t = 0; t < 20_000; t++) {
+            long ms = pool[random.nextInt(pool.length)];
+            json.reset();
+            String written = new String(json.timestamp(ms).toByteArray(), StandardCharsets.US_ASCII);
+            String expected = new java.math.BigDecimal(ms).movePointLeft(3).toPlainString();
+            assertThat(written).as("%d", ms).isEqualTo(expected.endsWith(".000") ? expected.substring(0, expected.length() - 4) : expected);
+        }
+    }
+
+    /** A String and its UTF-8 bytes write the same JSON, from a buffer too small for either (it grows). */
+    @Test
+    void stringsAndTheirBytesWriteTheSame() {
+        SplittableRandom random = new SplittableRandom(3);
+        String alphabet = "ab\"\\<>&\n\t\u0001\u001f ü✓\u2028\u2029";
+        for (int t = 0; t < 2_000; t++) {
+            StringBuilder s = new StringBuilder();
+            for (int i = random.nextInt(40); i > 0; i--) {
+                s.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            byte[] utf8 = s.toString().getBytes(StandardCharsets.UTF_8);
+            JsonBuffer fromString = new JsonBuffer(1 + random.nextInt(8)).raw("x").string(s.toString());
+            JsonBuffer fromBytes = new JsonBuffer(1 + random.nextInt(8)).raw("x").string(utf8, 0, utf8.length);
+            assertThat(fromString.toByteArray()).as(s.toString()).isEqualTo(fromBytes.toByteArray());
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package io.sluice.promql.labels;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class LabelsTest {
+    @Test
+    void sortedPairsBuildTheSameLabelsAsTheBuilder() {
+        String[] pairs = {"__name__", "x", "instance", "i-1", "job", "j"};
+        Labels sorted = Labels.ofSorted(pairs.clone());
+        assertThat(sorted).isEqualTo(Labels.of(pairs)).hasSameHashCodeAs(Labels.of(pairs));
+        assertThat(sorted.get("instance")).isEqualTo("i-1");
+        assertThat(sorted.compareTo(Labels.of(pairs))).isZero();
+        assertThat(Labels.ofSorted(new String[0])).isSameAs(Labels.EMPTY);
+    }
+
+    @Test
+    void pairsNotInCanonicalFormFallBackToTheBuilder() {
+        assertThat(Labels.ofSorted(new String[] {"job", "j", "a", "b"})).isEqualTo(Labels.of("a", "b", "job", "j"));
+        assertThat(Labels.ofSorted(new String[] {"a", "1", "a", "2"})).isEqualTo(Labels.of("a", "2"));
+        assertThat(Labels.ofSorted(new String[] {"a", "", "b", "2"})).isEqualTo(Labels.of("b", "2"));
+        // UTF-8 byte order (a store's) is not String order past the surrogates: still the same labels.
+        assertThat(Labels.ofSorted(new String[] {"b", "1", "\uFFFD", "3", "\uD83D\uDE00", "2"}).toString())
+                .isEqualTo(Labels.of("b", "1", "\uD83D\uDE00", "2", "\uFFFD", "3").toString());
+    }
+}
