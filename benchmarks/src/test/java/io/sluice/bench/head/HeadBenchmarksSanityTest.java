@@ -50,4 +50,24 @@ class HeadBenchmarksSanityTest {
         assertThat(b.create100k()).isEqualTo(SeriesCreateBenchmark.SERIES);
         b.tearDown();
     }
+
+    @Test
+    void lateBenchmarkStoresItsShareOfLateSamples() throws Exception {
+        System.setProperty("sluice.bench.dir", dir.toString());
+        LateAppendBenchmark b = new LateAppendBenchmark();
+        for (int late : new int[] {0, 10, 100}) {
+            b.late = late;
+            b.setUp();
+            for (int i = 0; i < 3; i++) {
+                assertThat(b.appendBatch()).isEqualTo(1_000);
+            }
+            ShardStats stats = b.driver.shard.stats();
+            assertThat(stats.get(ShardStats.Counter.SAMPLES_OUT_OF_ORDER)).isEqualTo(3L * LateAppendBenchmark.SAMPLES * late / 100);
+            assertThat(stats.get(ShardStats.Counter.SAMPLES_APPENDED)) // late ones included
+                    .isEqualTo((LateAppendBenchmark.SETUP_ROUNDS + 3L) * LateAppendBenchmark.SAMPLES);
+            assertThat(stats.get(ShardStats.Counter.SAMPLES_TOO_OLD)).isZero();
+            assertThat(stats.get(ShardStats.Counter.SAMPLES_DUPLICATE) + stats.get(ShardStats.Counter.SAMPLES_DUPLICATE_TIMESTAMP)).isZero();
+        }
+        b.tearDown();
+    }
 }
