@@ -21,16 +21,16 @@ import java.util.stream.Stream;
  * consumers do, and returned once every sample is applied. Its WALs live under /work/bench-tmp
  * (override with -Dsluice.bench.dir=) and are deleted on close.
  */
-final class FilledHead implements AutoCloseable {
-    static final long FIRST_MS = 1_700_000_000_000L;
-    static final long STEP_MS = 15_000;
+public final class FilledHead implements AutoCloseable {
+    public static final long FIRST_MS = 1_700_000_000_000L;
+    public static final long STEP_MS = 15_000;
 
-    final Head head;
-    final long samples;
+    public final Head head;
+    public final long samples;
     private final Path dir;
     private long nextOffset;
 
-    FilledHead(int series, int rounds, int shards) {
+    public FilledHead(int series, int rounds, int shards) {
         try {
             Path base = Path.of(System.getProperty("sluice.bench.dir", "/work/bench-tmp"));
             Files.createDirectories(base);

@@ -1,0 +1,147 @@
+package io.sluice.bench.store;
+
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sluice.bench.query.FilledHead;
+import io.sluice.server.query.QueryOptions;
+import io.sluice.server.store.StoreApiOptions;
+import io.sluice.server.store.StoreApiServer;
+import io.sluice.server.store.proto.AggrChunk;
+import io.sluice.server.store.proto.LabelMatcher;
+import io.sluice.server.store.proto.Series;
+import io.sluice.server.store.proto.SeriesRequest;
+import io.sluice.server.store.proto.SeriesResponse;
+import io.sluice.server.store.proto.StoreGrpc;
+import java.lang.management.ManagementFactory;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Thanos StoreAPI {@code Series} call over loopback: a real head holding {@code --series}
+ * {@code node_cpu_seconds_total} series with {@code --rounds} samples each (15 s apart; 480 = 2 h), the
+ * real gRPC server, and a grpc-java blocking stub asking for every series over the whole range,
+ * {@code --calls} times after {@code --warmup} calls. The figure is the raw chunk bytes received per
+ * second of wall time; the CPU of the server's threads ({@code storeapi*}) and of the rest of the
+ * process (the client, its Netty threads, GC and JIT) is printed next to it.
+ *
+ * <pre>
+ * java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xms2g -Xmx2g \
+ *   -cp benchmarks/target/benchmarks.jar io.sluice.bench.store.SeriesStreamBench \
+ *   [--series 10000] [--rounds 480] [--shards 2] [--server-threads 2] [--warmup 5] [--calls 20]
+ * </pre>
+ */
+public final class SeriesStreamBench {
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    private SeriesStreamBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int series = Integer.parseInt(arg(args, "series", "10000"));
+        int rounds = Integer.parseInt(arg(args, "rounds", "480"));
+        int shards = Integer.parseInt(arg(args, "shards", "2"));
+        int serverThreads = Integer.parseInt(arg(args, "server-threads", "2"));
+        int warmup = Integer.parseInt(arg(args, "warmup", "5"));
+        int calls = Integer.parseInt(arg(args, "calls", "20"));
+        System.out.printf("StoreAPI Series: %,d series x %d samples (15 s apart), %d shards, %d server threads, "
+                + "%d warm-up + %d measured calls%n", series, rounds, shards, serverThreads, warmup, calls);
+        long fillStart = System.nanoTime();
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (FilledHead filled = new FilledHead(series, rounds, shards)) {
+            System.out.printf("head filled with %,d samples in %.1f s%n", filled.samples, (System.nanoTime() - fillStart) / 1e9);
+            StoreApiServer server = StoreApiServer.start(
+                    new StoreApiOptions("127.0.0.1", 0, Map.of(), StoreApiOptions.DEFAULT_MAX_MESSAGE_BYTES, null, null),
+                    filled.head, QueryOptions.DEFAULTS, serverThreads, registry, () -> null);
+            ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext()
+                    .maxInboundMessageSize(64 << 20).build();
+            try {
+                StoreGrpc.StoreBlockingStub store = StoreGrpc.newBlockingStub(channel);
+                SeriesRequest request = SeriesRequest.newBuilder()
+                        .setMinTime(FilledHead.FIRST_MS)
+                        .setMaxTime(FilledHead.FIRST_MS + rounds * FilledHead.STEP_MS)
+                        .addMatchers(LabelMatcher.newBuilder().setType(LabelMatcher.Type.EQ)
+                                .setName("__name__").setValue("node_cpu_seconds_total"))
+                        .build();
+                for (int i = 0; i < warmup; i++) {
+                    call(store, request);
+                }
+                long serverCpu0 = cpuOfThreads("storeapi");
+                long processCpu0 = OS.getProcessCpuTime();
+                long start = System.nanoTime();
+                long[] total = new long[3];
+                for (int i = 0; i < calls; i++) {
+                    long[] one = call(store, request);
+                    if (one[0] != series) {
+                        throw new IllegalStateException("call " + i + " answered " + one[0] + " series, not " + series);
+                    }
+                    for (int k = 0; k < total.length; k++) {
+                        total[k] += one[k];
+                    }
+                }
+                long wall = System.nanoTime() - start;
+                long serverCpu = cpuOfThreads("storeapi") - serverCpu0;
+                long processCpu = OS.getProcessCpuTime() - processCpu0;
+                System.out.printf("per call: %,d series, %,d chunks, %,d chunk bytes (%.1f bytes/sample)%n",
+                        total[0] / calls, total[1] / calls, total[2] / calls, (double) total[2] / calls / filled.samples);
+                System.out.printf("%d calls: %,d chunk bytes in %.3f s wall = %.3f GB/s of chunk bytes, %.1f ms/call, "
+                                + "%,.0f series/s%n", calls, total[2], wall / 1e9, total[2] / (double) wall,
+                        wall / 1e6 / calls, total[0] / (wall / 1e9));
+                System.out.printf("CPU: server (storeapi threads) %.3f s, client and the rest of the process %.3f s, "
+                                + "total %.3f s = %.2f cores%n", serverCpu / 1e9, (processCpu - serverCpu) / 1e9,
+                        processCpu / 1e9, processCpu / (double) wall);
+            } finally {
+                channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+                server.close();
+            }
+        }
+    }
+
+    /** One Series call read to its end: {series, chunks, raw chunk bytes}. */
+    private static long[] call(StoreGrpc.StoreBlockingStub store, SeriesRequest request) {
+        long[] out = new long[3];
+        for (Iterator<SeriesResponse> it = store.series(request); it.hasNext(); ) {
+            SeriesResponse r = it.next();
+            if (r.hasSeries()) {
+                count(r.getSeries(), out);
+            } else if (r.hasBatch()) {
+                for (Series s : r.getBatch().getSeriesList()) {
+                    count(s, out);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static void count(Series s, long[] out) {
+        out[0]++;
+        for (AggrChunk c : s.getChunksList()) {
+            out[1]++;
+            out[2] += c.getRaw().getData().size();
+        }
+    }
+
+    private static String arg(String[] args, String name, String fallback) {
+        for (int i = 0; i < args.length - 1; i++) {
+            if (args[i].equals("--" + name)) {
+                return args[i + 1];
+            }
+        }
+        return fallback;
+    }
+
+    /** CPU nanoseconds used so far by every live thread whose name starts with {@code prefix}. */
+    private static long cpuOfThreads(String prefix) {
+        long total = 0;
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith(prefix)) {
+                total += Math.max(0, THREADS.getThreadCpuTime(t.threadId()));
+            }
+        }
+        return total;
+    }
+}
