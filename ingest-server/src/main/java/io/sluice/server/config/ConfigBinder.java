@@ -122,10 +122,19 @@ final class ConfigBinder {
                 deadLetterTopic(),
                 durationMs(ConfigKey.KAFKA_COMMIT_INTERVAL, 1, 3_600_000),
                 durationMs(ConfigKey.KAFKA_POLL_TIMEOUT, 1, 60_000),
-                bool(ConfigKey.KAFKA_DEAD_LETTER_SKIPPED_LINES));
+                bool(ConfigKey.KAFKA_DEAD_LETTER_SKIPPED_LINES),
+                groupLagIntervalMs());
     }
 
     // ---------------------------------------------------------------- per-key rules
+
+    private long groupLagIntervalMs() throws ConfigException {
+        long ms = durationMs(ConfigKey.KAFKA_GROUP_LAG_INTERVAL, 0, 3_600_000);
+        if (ms != 0 && ms < 1_000) {
+            throw ConfigException.badValue(settings.get(ConfigKey.KAFKA_GROUP_LAG_INTERVAL), "must be 0 (off) or at least 1s");
+        }
+        return ms;
+    }
 
     private long walSegmentBytes() throws ConfigException {
         long bytes = bytes(ConfigKey.WAL_SEGMENT_SIZE, WAL_SEGMENT_MIN_BYTES, WAL_SEGMENT_MAX_BYTES);

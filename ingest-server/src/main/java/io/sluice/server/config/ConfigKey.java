@@ -100,8 +100,15 @@ public enum ConfigKey {
             "Also copy to `kafka.dead-letter-topic` an influx record stored without some of its lines, with reason "
                     + "`skipped_lines` and the number skipped in header `sluice.skipped.lines`."),
     KAFKA_COMMIT_INTERVAL("kafka.commit-interval", duration(KafkaSettings.DEFAULT_COMMIT_INTERVAL_MS),
-            "How often offsets that every shard holds durably are committed to Kafka. After a crash, another "
-                    + "instance may store again what was consumed since the last commit."),
+            "Least time between two offset commits of a consumer thread. Offsets are committed as soon as a WAL sync "
+                    + "(`wal.sync-interval`) makes them durable in every shard, but not more often than this. After a "
+                    + "crash, the instance that takes the partitions over stores again what was durable but not yet "
+                    + "committed: identical samples, about one sync interval of them (see Operations)."),
+    KAFKA_GROUP_LAG_INTERVAL("kafka.group-lag-interval", duration(KafkaSettings.DEFAULT_GROUP_LAG_INTERVAL_MS),
+            "How often each instance reads the group's committed offsets, the end offsets and the members' assignments "
+                    + "of every partition of the consumed topics (an AdminClient, off the consumer threads) for "
+                    + "`sluice_group_lag` and `sluice_group_unowned_partitions`. 0: off; else at least 1s, and longer "
+                    + "than `wal.sync-interval` + `kafka.commit-interval`."),
     KAFKA_POLL_TIMEOUT("kafka.poll-timeout", duration(KafkaSettings.DEFAULT_POLL_TIMEOUT_MS), "Longest wait of one poll of a consumer thread."),
     LIMITS_RECORD_BYTES("limits.record-bytes", bytes(DecoderLimits.DEFAULTS.maxRecordBytes()), "Largest Kafka record value accepted; larger ones are rejected (`too_large`)."),
     LIMITS_UNCOMPRESSED_BYTES("limits.uncompressed-bytes", bytes(DecoderLimits.DEFAULTS.maxUncompressedBytes()),

@@ -39,7 +39,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each loop turn: poll; route the polled records; if a shard has no free batch, pause every
  * partition and wait for one, polling now and then to stay in the group ({@link #awaitBatches});
- * hand the handled offsets to every shard; submit the batches; update lag; commit on the interval.
+ * hand the handled offsets to every shard; submit the batches; update lag; commit what a WAL sync made
+ * durable since the last commit (at most once per {@code kafka.commit-interval}).
  *
  * <p>Rebalance (callbacks run on this thread, inside {@code poll}): on assignment each partition is
  * sought to {@code max(committed offset, head.durableWatermark + 1)}; on revocation the partition's
@@ -73,13 +74,11 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
     private final PendingRecords pending = new PendingRecords();
     private final RecordFormats formats;
     private final Duration pollTimeout;
-    private final long commitIntervalNs;
     private final RateLimitedLog errors = new RateLimitedLog(LOG, 10, TimeUnit.SECONDS, System::nanoTime);
 
     private volatile boolean running = true;
     private volatile int pausedPartitions;
     private boolean paused;
-    private long lastCommitNs = System.nanoTime();
     private long recordsHandled; // since the last publishTallies()
     private long samplesRouted;
     private long decodeNs;
@@ -98,9 +97,9 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
         this.router = new RecordRouter(head, config.labelLimits(), config.decoderLimits().maxRecordBytes(),
                 PayloadFormat.values().length);
         this.formats = new RecordFormats(config.decoderLimits());
-        this.committer = new OffsetCommitter(consumer, head, metrics, rejects, commitMetadata);
+        this.committer = new OffsetCommitter(consumer, head, metrics, rejects, commitMetadata,
+                TimeUnit.MILLISECONDS.toNanos(config.commitIntervalMs()));
         this.pollTimeout = Duration.ofMillis(config.pollTimeoutMs());
-        this.commitIntervalNs = TimeUnit.MILLISECONDS.toNanos(config.commitIntervalMs());
     }
 
     int index() {
@@ -144,11 +143,7 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
         router.handOffWatermarks(book.streams(), book.count(), book.handledByStream());
         router.flush();
         updateLag();
-        long now = System.nanoTime();
-        if (now - lastCommitNs >= commitIntervalNs) {
-            lastCommitNs = now;
-            committer.commit(book.all());
-        }
+        committer.commitIfDue(book.values(), System.nanoTime());
     }
 
     private boolean routePendingTimed() {
@@ -237,10 +232,7 @@ final class ConsumerWorker implements Runnable, ConsumerRebalanceListener {
             if (now - lastPoll >= POLL_WHILE_PAUSED_NS) {
                 lastPoll = now;
                 pending.add(consumer.poll(Duration.ZERO)); // paused: returns nothing, runs rebalance callbacks
-                if (now - lastCommitNs >= commitIntervalNs) {
-                    lastCommitNs = now;
-                    committer.commit(book.all());
-                }
+                committer.commitIfDue(book.values(), now);
             } else {
                 LockSupport.parkNanos(PARK_NS);
             }

@@ -26,16 +26,18 @@ import java.util.TreeMap;
  * @param deadLetterTopic   where undecodable records are copied with the error in their headers; null = none
  * @param decoderLimits     record-size limits of the decoders
  * @param labelLimits       labels per series, name and value lengths
- * @param commitIntervalMs  how often offsets made durable by every shard are committed
+ * @param commitIntervalMs  the least time between two commits of a consumer thread (offsets are committed
+ *                          as soon as a WAL sync made them durable in every shard)
  * @param pollTimeoutMs     the longest a consumer waits in {@code poll} for records
  * @param deadLetterSkippedLines also copy to the dead-letter topic a stored record that lost lines
  *                          (influx), with the number lost in a header
+ * @param groupLagIntervalMs how often the group's lag and unowned partitions are read ({@link GroupLagMonitor}); 0 = never
  */
 public record IngestConfig(
         String bootstrapServers, String groupId, String groupInstanceId,
         int consumerThreads, Map<String, PayloadFormat> formatByTopic, Map<String, String> kafkaProperties,
         String deadLetterTopic, DecoderLimits decoderLimits, LabelLimits labelLimits,
-        long commitIntervalMs, long pollTimeoutMs, boolean deadLetterSkippedLines) {
+        long commitIntervalMs, long pollTimeoutMs, boolean deadLetterSkippedLines, long groupLagIntervalMs) {
 
     public static final int MAX_CONSUMER_THREADS = 256;
 
@@ -89,6 +91,9 @@ public record IngestConfig(
         if (commitIntervalMs < 10 || commitIntervalMs > 3_600_000) {
             throw new IllegalArgumentException("commitIntervalMs must be 10..3600000, was " + commitIntervalMs);
         }
+        if (groupLagIntervalMs != 0 && (groupLagIntervalMs < 1_000 || groupLagIntervalMs > 3_600_000)) {
+            throw new IllegalArgumentException("groupLagIntervalMs must be 0 (off) or 1000..3600000, was " + groupLagIntervalMs);
+        }
         if (pollTimeoutMs < 1 || pollTimeoutMs > 60_000) {
             throw new IllegalArgumentException("pollTimeoutMs must be 1..60000, was " + pollTimeoutMs);
         }
@@ -98,42 +103,47 @@ public record IngestConfig(
     public static IngestConfig defaults(String bootstrapServers, String groupId, Map<String, PayloadFormat> formatByTopic) {
         return new IngestConfig(bootstrapServers, groupId, null, KafkaSettings.DEFAULT_CONSUMER_THREADS, formatByTopic, Map.of(),
                 null, DecoderLimits.DEFAULTS, LabelLimits.DEFAULT, KafkaSettings.DEFAULT_COMMIT_INTERVAL_MS,
-                KafkaSettings.DEFAULT_POLL_TIMEOUT_MS, false);
+                KafkaSettings.DEFAULT_POLL_TIMEOUT_MS, false, KafkaSettings.DEFAULT_GROUP_LAG_INTERVAL_MS);
     }
 
     public IngestConfig withConsumerThreads(int n) {
         return new IngestConfig(bootstrapServers, groupId, groupInstanceId, n, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines);
+                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs);
     }
 
     public IngestConfig withGroupInstanceId(String id) {
         return new IngestConfig(bootstrapServers, groupId, id, consumerThreads, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines);
+                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs);
     }
 
     public IngestConfig withKafkaProperties(Map<String, String> properties) {
         return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, properties,
-                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines);
+                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs);
     }
 
     public IngestConfig withDeadLetterTopic(String topic) {
         return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
-                topic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines);
+                topic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs);
     }
 
     public IngestConfig withDeadLetterSkippedLines(boolean copy) {
         return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, copy);
+                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, copy, groupLagIntervalMs);
     }
 
     public IngestConfig withLimits(DecoderLimits decoder, LabelLimits labels) {
         return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoder, labels, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines);
+                deadLetterTopic, decoder, labels, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs);
     }
 
     public IngestConfig withCommitIntervalMs(long ms) {
         return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoderLimits, labelLimits, ms, pollTimeoutMs, deadLetterSkippedLines);
+                deadLetterTopic, decoderLimits, labelLimits, ms, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs);
+    }
+
+    public IngestConfig withGroupLagIntervalMs(long ms) {
+        return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
+                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, ms);
     }
 
     /** The consumed topics. */

@@ -30,6 +30,7 @@ public final class KafkaIngest implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicInteger assignedPartitions = new AtomicInteger();
     private final DeadLetterPublisher deadLetters;
+    private final GroupLagMonitor groupLag; // null when kafka.group-lag-interval is 0
     private boolean started; // guarded by this
     private boolean closed;  // guarded by this
 
@@ -38,6 +39,7 @@ public final class KafkaIngest implements AutoCloseable {
         this.head = head;
         IngestMetrics metrics = new IngestMetrics(registry, this::pausedPartitions);
         DeadLetterPublisher dlq = null;
+        GroupLagMonitor lag = null;
         try {
             if (config.deadLetterTopic() != null) {
                 dlq = new DeadLetterPublisher(config.deadLetterTopic(), KafkaClientProperties.deadLetterProducer(config), metrics);
@@ -47,6 +49,9 @@ public final class KafkaIngest implements AutoCloseable {
             for (int i = 0; i < config.consumerThreads(); i++) {
                 workers.add(new ConsumerWorker(i, config, head, metrics, rejects, assignedPartitions, commitMetadata));
             }
+            if (config.groupLagIntervalMs() > 0) {
+                lag = new GroupLagMonitor(config, registry);
+            }
         } catch (KafkaException e) {
             workers.forEach(ConsumerWorker::closeUnstarted); // the consumers created before the failure
             if (dlq != null) {
@@ -55,6 +60,7 @@ public final class KafkaIngest implements AutoCloseable {
             throw new IllegalArgumentException("Kafka client configuration: " + rootMessage(e), e);
         }
         this.deadLetters = dlq;
+        this.groupLag = lag;
     }
 
     /**
@@ -94,6 +100,9 @@ public final class KafkaIngest implements AutoCloseable {
         started = true;
         for (ConsumerWorker worker : workers) {
             threads.add(Thread.ofPlatform().name("sluice-consumer-" + worker.index()).start(worker));
+        }
+        if (groupLag != null) {
+            groupLag.start();
         }
         LOG.info("consuming {} as group {} with {} thread(s)", config.formatByTopic(), config.groupId(), workers.size());
     }
@@ -145,6 +154,9 @@ public final class KafkaIngest implements AutoCloseable {
         }
         if (!started) {
             workers.forEach(ConsumerWorker::closeUnstarted);
+        }
+        if (groupLag != null) {
+            groupLag.close();
         }
         if (deadLetters != null) {
             deadLetters.close();

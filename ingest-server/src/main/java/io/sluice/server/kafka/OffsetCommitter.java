@@ -19,8 +19,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The Kafka half of the exactly-once contract: commits for a partition exactly the offset after what
  * every shard holds durably ({@link Head#durableWatermark(int)} + 1), and only forward. A commit that
- * fails (a rebalance in progress, a coordinator moving) is logged and retried at the next interval;
+ * fails (a rebalance in progress, a coordinator moving) is logged and retried at the next check;
  * nothing is lost by committing late, only re-read and skipped by the shards after a restart.
+ *
+ * <p>When: the consumer thread asks at every loop turn ({@link #commitIfDue}, at least once per poll
+ * timeout); a commit goes out as soon as a WAL sync made offsets durable beyond the last commit, but
+ * at most once per {@code kafka.commit-interval}. What another instance stores again after this one
+ * crashes is what was durable but not yet committed: about one WAL sync interval of records.
  * Owned by one consumer thread (it uses that thread's consumer).
  */
 final class OffsetCommitter {
@@ -33,14 +38,28 @@ final class OffsetCommitter {
     private final IngestMetrics metrics;
     private final RejectedRecords rejects;
     private final String commitMetadata; // HeadIdentity: which data directory's WALs a commit covers
+    private final long minSpacingNs;
+    private long lastCommitNs;
 
     OffsetCommitter(KafkaConsumer<byte[], byte[]> consumer, Head head, IngestMetrics metrics, RejectedRecords rejects,
-                    String commitMetadata) {
+                    String commitMetadata, long minSpacingNs) {
         this.consumer = consumer;
+        this.minSpacingNs = minSpacingNs;
+        this.lastCommitNs = System.nanoTime() - minSpacingNs;
         this.commitMetadata = commitMetadata;
         this.head = head;
         this.metrics = metrics;
         this.rejects = rejects;
+    }
+
+    /**
+     * Commits what became durable for {@code partitions} since their last commit, unless the last commit
+     * was less than the minimum spacing ago. Cheap when there is nothing to commit (no request is sent).
+     */
+    void commitIfDue(Collection<AssignedPartition> partitions, long nowNs) {
+        if (nowNs - lastCommitNs >= minSpacingNs) {
+            commit(partitions);
+        }
     }
 
     /** Commits what became durable for {@code partitions} since their last commit; true if nothing failed. */
@@ -60,6 +79,7 @@ final class OffsetCommitter {
         }
         rejects.flush(); // a committed offset's rejected records must be in the dead-letter topic
         long start = System.nanoTime();
+        lastCommitNs = start;
         try {
             commitSync(offsets);
         } catch (CommitFailedException | RebalanceInProgressException | RetriableException e) {

@@ -2,6 +2,7 @@ package io.sluice.server.kafka;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,6 +70,11 @@ final class PartitionBook {
     /** Handled offsets by stream id (read-only for the caller). */
     long[] handledByStream() {
         return handled;
+    }
+
+    /** The owned partitions, a live view: do not keep it across a rebalance callback. */
+    Collection<AssignedPartition> values() {
+        return byPartition.values();
     }
 
     List<AssignedPartition> all() {

@@ -40,7 +40,7 @@ class ConfigLoaderTest {
         assertThat(config.kafka().groupInstanceId()).isNull();
         assertThat(config.kafka().deadLetterTopic()).isNull();
         assertThat(config.kafka().consumerThreads()).isEqualTo(1);
-        assertThat(config.kafka().commitIntervalMs()).isEqualTo(1_000);
+        assertThat(config.kafka().commitIntervalMs()).isEqualTo(100);
         assertThat(config.kafka().formatByTopic()).containsExactly(Map.entry("m", PayloadFormat.SLUICE));
         assertThat(config.decoderLimits().maxRecordBytes()).isEqualTo(8 << 20);
         assertThat(config.labelLimits().maxLabels()).isEqualTo(128);
