@@ -175,6 +175,12 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void groupLagIntervalIsOffOrAtLeastASecond() {
+        assertThat(error("--kafka.group-lag-interval=500ms")).isEqualTo("kafka.group-lag-interval: '500ms' must be 0 (off) "
+                + "or at least 1s (flag --kafka.group-lag-interval)");
+    }
+
+    @Test
     void badValuesNameTheKeyTheValueAndTheSource() {
         assertThat(error("--http.port=abc")).isEqualTo("http.port: 'abc' is not a whole number in 0..65535 (flag --http.port)");
         assertThat(error("--http.port=70000")).isEqualTo("http.port: '70000' is not a whole number in 0..65535 (flag --http.port)");

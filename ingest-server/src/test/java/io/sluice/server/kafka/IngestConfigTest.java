@@ -36,6 +36,9 @@ class IngestConfigTest {
                 .hasMessageStartingWith("formatByTopic: 'bad topic' is not a Kafka topic name");
         assertThatThrownBy(() -> valid().withConsumerThreads(0)).hasMessage("consumerThreads must be 1..256, was 0");
         assertThatThrownBy(() -> valid().withCommitIntervalMs(0)).hasMessage("commitIntervalMs must be 10..3600000, was 0");
+        assertThatThrownBy(() -> valid().withGroupLagIntervalMs(500))
+                .hasMessage("groupLagIntervalMs must be 0 (off) or 1000..3600000, was 500");
+        assertThat(valid().withGroupLagIntervalMs(0).groupLagIntervalMs()).isZero();
         assertThatThrownBy(() -> valid().withDeadLetterTopic("metrics"))
                 .hasMessage("deadLetterTopic 'metrics' is also consumed: rejected records would come back for ever");
         assertThatThrownBy(() -> valid().withDeadLetterSkippedLines(true)).hasMessage("deadLetterSkippedLines needs a deadLetterTopic");
