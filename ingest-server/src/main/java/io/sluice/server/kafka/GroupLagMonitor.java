@@ -39,9 +39,9 @@ import org.slf4j.LoggerFactory;
  * node) show no lag anywhere until its session expires; these meters show them.
  *
  * <ul>
- *   <li>{@code sluice_group_lag{topic,partition}}: end offset minus the group's committed offset (the
+ *   <li>{@code sluice_group_lag{group,topic,partition}}: end offset minus the group's committed offset (the
  *       log start offset when nothing is committed); NaN when the last check failed.</li>
- *   <li>{@code sluice_group_unowned_partitions{reason}}: partitions nobody is consuming. {@code unassigned}:
+ *   <li>{@code sluice_group_unowned_partitions{group,reason}}: partitions nobody is consuming. {@code unassigned}:
  *       no member of the group holds it (during a rebalance the coordinator reports no assignment at
  *       all, so every partition briefly counts). {@code stalled}: a member holds it, records were waiting
  *       at the previous check and the committed offset has not moved since. With the classic protocol a
@@ -53,8 +53,9 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>Every instance of a group exports the same group-wide values (the broker's view, not this
- * instance's): dashboards and alerts aggregate with {@code max by (topic, partition)} (and
- * {@code max} of the unowned gauge), which stays right however many instances are alive. Electing
+ * instance's): dashboards and alerts aggregate with {@code max by (group, topic, partition)} (and
+ * {@code max by (group, reason)} of the unowned gauge), which stays right however many instances are
+ * alive (docs/alerts/sluice.rules.yml). Electing
  * one exporter was rejected: the elected one may be the dead member whose partitions should show.
  *
  * <p>Thread-safety: the check runs on the monitor's thread only; scrapes read volatile/concurrent state.
@@ -81,6 +82,7 @@ final class GroupLagMonitor implements AutoCloseable {
         this.registry = registry;
         this.admin = Admin.create(adminProperties(config));
         this.failures = register(Counter.builder("sluice.group.lag.check.failures")
+                .tag("group", config.groupId())
                 .description("Reads of the group's lag (kafka.group-lag-interval) that failed").register(registry));
         unownedGauge(UNASSIGNED, unassigned);
         unownedGauge(STALLED, stalled);
@@ -91,7 +93,8 @@ final class GroupLagMonitor implements AutoCloseable {
     }
 
     private void unownedGauge(String reason, AtomicInteger value) {
-        register(Gauge.builder("sluice.group.unowned.partitions", value, AtomicInteger::get).tag("reason", reason)
+        register(Gauge.builder("sluice.group.unowned.partitions", value, AtomicInteger::get)
+                .tags("group", config.groupId(), "reason", reason)
                 .description("Partitions of the consumed topics that nobody consumes: unassigned = no member holds them; "
                         + "stalled = a member holds them but has committed nothing for a whole check interval while "
                         + "records waited (a dead member before its session times out)").register(registry));
@@ -187,7 +190,7 @@ final class GroupLagMonitor implements AutoCloseable {
     private PartitionState register(TopicPartition tp) {
         PartitionState state = new PartitionState();
         register(Gauge.builder("sluice.group.lag", state, s -> s.lag)
-                .tags("topic", tp.topic(), "partition", Integer.toString(tp.partition()))
+                .tags("group", config.groupId(), "topic", tp.topic(), "partition", Integer.toString(tp.partition()))
                 .description("Records between the group's committed offset and the end of the partition, for every "
                         + "partition of the consumed topics (the same on every instance: aggregate with max)")
                 .register(registry));
