@@ -11,6 +11,8 @@
  *       {@code ShardBatch} per shard (labels validated, canonicalised and hashed once, here);
  *       all-or-nothing per record; allocation-free per sample.</li>
  *   <li>{@code OffsetCommitter}, {@code PartitionBook} — what was handled, what is durable, what is committed.</li>
+ *   <li>{@code GroupLagMonitor} — the group's lag over every partition of the topics and the partitions
+ *       nobody consumes, read with an AdminClient on its own thread ({@code sluice-group-lag}).</li>
  *   <li>{@code RejectedRecords}, {@code DeadLetterPublisher}, {@code RateLimitedLog} — bad input.</li>
  * </ul>
  *
@@ -29,8 +31,9 @@
  *       partition of the thread (offsets-only hand-off), so a shard without samples of a partition
  *       does not hold its commit back. A rejected record counts as handled.</li>
  *   <li>The committed offset of a partition is {@code head.durableWatermark(stream) + 1} (the minimum
- *       over shards of what their WALs hold after a sync), only ever moved forward, every
- *       {@code commitIntervalMs} and on revocation and close.</li>
+ *       over shards of what their WALs hold after a sync), only ever moved forward; committed as soon as
+ *       a sync moved it (checked every loop turn, at most once per {@code commitIntervalMs}) and on
+ *       revocation and close.</li>
  *   <li>On assignment a partition is sought to {@code max(committed, durableWatermark + 1)}: a WAL
  *       ahead of the commit (a crash between sync and commit) is not read again; a commit ahead of
  *       this head's WAL (another instance consumed meanwhile) wins. Except when that commit was made
@@ -44,8 +47,9 @@
  *       is removed). A lost partition (session expired) is forgotten without a commit.</li>
  * </ol>
  * Across instances, a graceful hand-over stores nothing twice; after a crash the new owner resumes
- * from the last commit and may store again what the dead instance had made durable but not
- * committed (identical samples; frequent commits keep the window small).
+ * from the last commit and stores again what the dead instance had made durable but not committed
+ * (identical samples; committing right after each sync keeps that to about one sync interval).
+ * The group monitor's thread shares nothing with the consumer threads but the meter registry.
  *
  * <h2>Backpressure</h2>
  * When a shard has no free batch the record is rewound and the thread pauses all its partitions,
