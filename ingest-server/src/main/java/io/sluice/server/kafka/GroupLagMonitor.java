@@ -131,7 +131,8 @@ final class GroupLagMonitor implements AutoCloseable {
             failures.increment();
             partitions.values().forEach(s -> s.lag = Double.NaN);
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-            errors.warn("group-lag", "cannot read the lag of group " + config.groupId() + ": " + cause);
+            String why = cause.getMessage() != null ? cause.getMessage() : cause.getClass().getSimpleName();
+            errors.warn("group-lag", "cannot read the lag of group " + config.groupId() + " (sluice_group_lag is NaN): " + why);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
