@@ -103,7 +103,7 @@ public enum ConfigKey {
             "Least time between two offset commits of a consumer thread. Offsets are committed as soon as a WAL sync "
                     + "(`wal.sync-interval`) makes them durable in every shard, but not more often than this. After a "
                     + "crash, the instance that takes the partitions over stores again what was durable but not yet "
-                    + "committed: identical samples, about one sync interval of them (see Operations)."),
+                    + "committed: identical samples, about one sync interval of them (see below the table)."),
     KAFKA_GROUP_LAG_INTERVAL("kafka.group-lag-interval", duration(KafkaSettings.DEFAULT_GROUP_LAG_INTERVAL_MS),
             "How often each instance reads the group's committed offsets, the end offsets and the members' assignments "
                     + "of every partition of the consumed topics (an AdminClient, off the consumer threads) for "
