@@ -3,6 +3,9 @@ package io.sluice.server.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Gauge;
+import io.sluice.core.head.Head;
+import io.sluice.core.head.shard.StreamRegistry;
+import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.format.PayloadFormat;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * own {@code sluice_consumer_lag} stays 0, while {@code sluice_group_lag} of the dead member's
  * partitions grows with every record produced and {@code sluice_group_unowned_partitions{reason="stalled"}}
  * counts them (the coordinator still lists the dead member's assignment: none is {@code unassigned}).
- * After the session timeout the live instances take them over and both gauges return to 0.
+ * After the session timeout the live instances take them over and both gauges return to 0, and no
+ * sample is lost: A, B and the dead member's WALs together hold every produced sample.
  */
 class GroupLagTest {
     private static final int PARTITIONS = 6;
@@ -99,6 +103,24 @@ class GroupLagTest {
                         () -> "A owns " + owned(a) + ", B owns " + owned(b) + ", group lags " + groupLags(a, topic));
                 Await.until("B's view to agree", () -> groupLags(b, topic).stream().allMatch(l -> l == 0)
                         && gauge(b, "sluice.group.unowned.partitions", "reason", "stalled") == 0);
+
+                // Nothing lost across the crash hand-over: what A and B store plus what the dead member's WALs
+                // hold is every produced sample; each instance holds each at most once.
+                List<String> storedA = a.stored();
+                List<String> storedB = b.stored();
+                List<String> storedC;
+                try (Head deadHead = new Head(IngestInstance.headOptions(dirC), new StreamRegistry(), new MemoryAccounting())) {
+                    deadHead.start(); // replays what the killed process made durable
+                    storedC = StoredSamples.of(deadHead);
+                }
+                Set<String> union = new HashSet<>(storedA);
+                union.addAll(storedB);
+                union.addAll(storedC);
+                assertThat(union).containsExactlyInAnyOrderElementsOf(payloads.produced());
+                assertThat(storedC).as("the dead member stored samples before it died").isNotEmpty();
+                for (List<String> stored : List.of(storedA, storedB, storedC)) {
+                    assertThat(new HashSet<>(stored)).as("no instance stores a sample twice").hasSameSizeAs(stored);
+                }
             } finally {
                 dying.destroyForcibly();
             }
