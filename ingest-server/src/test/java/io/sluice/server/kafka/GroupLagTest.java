@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GroupLagTest {
     private static final int PARTITIONS = 6;
-    private static final String SESSION_TIMEOUT_MS = "10000";
+    private static final String SESSION_TIMEOUT_MS = "15000";
     private static final Pattern LAG_LINE = Pattern.compile("^sluice_consumer_lag\\{partition=\"(\\d+)\",topic=\"[^\"]+\"\\} (\\S+)$");
     @TempDir
     Path dir;
@@ -75,7 +75,6 @@ class GroupLagTest {
 
                 dying.destroyForcibly(); // SIGKILL: no LeaveGroup, no commit
                 assertThat(dying.waitFor(30, TimeUnit.SECONDS)).isTrue();
-                long killedAt = System.nanoTime();
                 produceOneEach(topics, topic, payloads);
                 Await.until("the dead member's partitions to show as stalled", Duration.ofSeconds(30),
                         () -> gauge(a, "sluice.group.unowned.partitions", "reason", "stalled") == dead.size()
@@ -92,8 +91,7 @@ class GroupLagTest {
                         () -> dead.stream().allMatch(p -> gauge(a, "sluice.group.lag", "topic", topic,
                                 "partition", Integer.toString(p)) == 2) && ownLagsZero(a) && ownLagsZero(b),
                         () -> "group lags " + groupLags(a, topic) + ", A " + a.scrape().lines().filter(l -> l.startsWith("sluice_consumer_lag")).toList());
-                assertThat(System.nanoTime() - killedAt).as("all seen within the session timeout")
-                        .isLessThan(TimeUnit.MILLISECONDS.toNanos(Long.parseLong(SESSION_TIMEOUT_MS)));
+                assertThat(owned(a).size() + owned(b).size()).as("still before the session timeout").isLessThan(PARTITIONS);
 
                 Await.until("A and B to take over after the session timeout and consume the backlog", Await.LONG,
                         () -> owned(a).size() + owned(b).size() == PARTITIONS
