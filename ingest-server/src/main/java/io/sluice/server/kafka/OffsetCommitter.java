@@ -1,8 +1,10 @@
 package io.sluice.server.kafka;
 
 import io.sluice.core.head.Head;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -39,6 +41,8 @@ final class OffsetCommitter {
     private final RejectedRecords rejects;
     private final String commitMetadata; // HeadIdentity: which data directory's WALs a commit covers
     private final long minSpacingNs;
+    /** A failing commit is retried at every check (10 a second by default): its warning at most every 10 s. */
+    private final RateLimitedLog failures = new RateLimitedLog(LOG, 10, TimeUnit.SECONDS, System::nanoTime);
     private long lastCommitNs;
 
     OffsetCommitter(KafkaConsumer<byte[], byte[]> consumer, Head head, IngestMetrics metrics, RejectedRecords rejects,
@@ -65,13 +69,16 @@ final class OffsetCommitter {
     /** Commits what became durable for {@code partitions} since their last commit; true if nothing failed. */
     boolean commit(Collection<AssignedPartition> partitions) {
         Map<TopicPartition, OffsetAndMetadata> offsets = null;
+        List<AssignedPartition> moved = null; // collected first: partitions may be a live view
         for (AssignedPartition p : partitions) {
             long next = head.durableWatermark(p.streamId) + 1;
             if (next > 0 && next > p.committedOffset) {
                 if (offsets == null) {
                     offsets = new HashMap<>();
+                    moved = new ArrayList<>();
                 }
                 offsets.put(p.partition, new OffsetAndMetadata(next, commitMetadata));
+                moved.add(p);
             }
         }
         if (offsets == null) {
@@ -83,16 +90,13 @@ final class OffsetCommitter {
         try {
             commitSync(offsets);
         } catch (CommitFailedException | RebalanceInProgressException | RetriableException e) {
-            LOG.warn("offset commit of {} partition(s) failed, retried later: {}", offsets.size(), e.getMessage());
+            failures.warn("commit", "offset commit of " + offsets.size() + " partition(s) failed, retried later: " + e.getMessage());
             return false;
         } finally {
             metrics.commitLatency.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         }
-        for (AssignedPartition p : partitions) {
-            OffsetAndMetadata committed = offsets.get(p.partition);
-            if (committed != null) {
-                p.committedOffset = committed.offset();
-            }
+        for (AssignedPartition p : moved) {
+            p.committedOffset = offsets.get(p.partition).offset();
         }
         return true;
     }
