@@ -85,23 +85,15 @@ class ServeKafkaSecurityTest {
 
         assertOneLine(plaintext, good, "sluice: kafka.security.protocol=SASL_SSL: the broker at " + plaintext
                 + " did not speak TLS on this listener (");
-        assertOneLine(saslSsl, replace(good, "--kafka.sasl.jaas.config=" + SecureKafka.jaas("SCRAM-SHA-256", "wrong")),
+        assertOneLine(saslSsl, SecureKafka.with(good, "--kafka.sasl.jaas.config=" + SecureKafka.jaas("SCRAM-SHA-256", "wrong")),
                 "sluice: SASL authentication failed for user " + SecureKafka.SCRAM_USER + " (SCRAM-SHA-256) at " + saslSsl
                         + ": Authentication failed during authentication due to invalid credentials");
-        assertOneLine(saslSsl, replace(good, "--kafka.ssl.truststore.location=/nonexistent.jks"),
+        assertOneLine(saslSsl, SecureKafka.with(good, "--kafka.ssl.truststore.location=/nonexistent.jks"),
                 "sluice: kafka.ssl.truststore.location: /nonexistent.jks cannot be read (no such file)");
-        assertOneLine(saslSsl, replace(good, "--kafka.ssl.truststore.password=wrong"),
+        assertOneLine(saslSsl, SecureKafka.with(good, "--kafka.ssl.truststore.password=wrong"),
                 "sluice: kafka.ssl.truststore.password: it does not open ");
         assertOneLine("no-such-host.invalid:9093", good,
                 "sluice: kafka.bootstrap-servers: no broker reachable: no-such-host.invalid:9093 (unknown host)");
-    }
-
-    private static List<String> replace(List<String> flags, String flag) {
-        List<String> all = new ArrayList<>(flags);
-        String key = flag.substring(0, flag.indexOf('=') + 1);
-        all.removeIf(f -> f.startsWith(key));
-        all.add(flag);
-        return all;
     }
 
     /** `sluice serve` as its own JVM exits 2 within 60 s with one stderr line starting with {@code expected}. */

@@ -1,8 +1,11 @@
 package io.sluice.server.kafka;
 
+import static io.sluice.server.kafka.SecureKafka.clientFlags;
+import static io.sluice.server.kafka.SecureKafka.jaas;
+import static io.sluice.server.kafka.SecureKafka.with;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.sluice.server.config.ConfigException;
 import io.sluice.server.config.ConfigLoader;
@@ -46,30 +49,19 @@ class KafkaSecurityTest {
     private static String fails(String bootstrap, List<String> flags) throws ConfigException {
         KafkaSettings kafkaSettings = settings(bootstrap, flags);
         long t0 = System.nanoTime();
-        ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
+        ConfigException e = assertThrows(ConfigException.class,
                 () -> BrokerCheck.check(kafkaSettings, 30_000));
         assertThat((System.nanoTime() - t0) / 1_000_000).as("at once, not a client timeout").isLessThan(10_000);
         assertThat(e.getMessage()).doesNotContain("\n");
         return e.getMessage();
     }
 
-    /** {@code flags} with {@code more} in place of the flags of the same keys. */
-    private static List<String> with(List<String> flags, String... more) {
-        List<String> all = new ArrayList<>(flags);
-        for (String flag : more) {
-            String key = flag.substring(0, flag.indexOf('=') + 1);
-            all.removeIf(f -> f.startsWith(key));
-            all.add(flag);
-        }
-        return all;
-    }
-
     @Test
     void everyProtocolAndMechanismPasses() throws ConfigException {
-        passes("SSL", SecureKafka.clientFlags("SSL", null));
+        passes("SSL", clientFlags("SSL", null));
         for (String mechanism : List.of("SCRAM-SHA-256", "SCRAM-SHA-512", "PLAIN")) {
-            passes("SASL_SSL", SecureKafka.clientFlags("SASL_SSL", mechanism));
-            passes("SASL_PLAINTEXT", SecureKafka.clientFlags("SASL_PLAINTEXT", mechanism));
+            passes("SASL_SSL", clientFlags("SASL_SSL", mechanism));
+            passes("SASL_PLAINTEXT", clientFlags("SASL_PLAINTEXT", mechanism));
         }
         KafkaSettings plaintext = settings(kafka.bootstrapServers(), List.of());
         assertThatCode(() -> BrokerCheck.check(plaintext, 30_000)).doesNotThrowAnyException();
@@ -78,10 +70,10 @@ class KafkaSecurityTest {
     @Test
     void tlsAgainstAPlaintextListenerSaysTheBrokerDidNotSpeakTls() throws ConfigException {
         String address = kafka.bootstrapServers();
-        assertThat(fails(address, SecureKafka.clientFlags("SASL_SSL", "SCRAM-SHA-256")))
+        assertThat(fails(address, clientFlags("SASL_SSL", "SCRAM-SHA-256")))
                 .startsWith("kafka.security.protocol=SASL_SSL: the broker at " + address + " did not speak TLS on this listener (")
                 .endsWith("); check kafka.security.protocol (is it a PLAINTEXT or SASL_PLAINTEXT listener?)");
-        assertThat(fails(kafka.bootstrapServers("SASL_PLAINTEXT"), SecureKafka.clientFlags("SSL", null)))
+        assertThat(fails(kafka.bootstrapServers("SASL_PLAINTEXT"), clientFlags("SSL", null)))
                 .contains("did not speak TLS on this listener");
     }
 
@@ -95,10 +87,10 @@ class KafkaSecurityTest {
     @Test
     void saslAgainstAListenerWithoutSaslAndTheReverse() throws ConfigException {
         String ssl = kafka.bootstrapServers("SSL");
-        assertThat(fails(ssl, SecureKafka.clientFlags("SASL_SSL", "SCRAM-SHA-256"))).isEqualTo("kafka.security.protocol=SASL_SSL: "
+        assertThat(fails(ssl, clientFlags("SASL_SSL", "SCRAM-SHA-256"))).isEqualTo("kafka.security.protocol=SASL_SSL: "
                 + "the broker at " + ssl + " does not use SASL on this listener; check kafka.security.protocol (SSL?)");
         String saslSsl = kafka.bootstrapServers("SASL_SSL");
-        assertThat(fails(saslSsl, SecureKafka.clientFlags("SSL", null))).isEqualTo("kafka.security.protocol=SSL: the broker at " + saslSsl
+        assertThat(fails(saslSsl, clientFlags("SSL", null))).isEqualTo("kafka.security.protocol=SSL: the broker at " + saslSsl
                 + " expects SASL authentication on this listener (mechanisms [PLAIN, SCRAM-SHA-256, SCRAM-SHA-512]); "
                 + "check kafka.security.protocol (SASL_SSL?), kafka.sasl.mechanism and kafka.sasl.jaas.config");
         String saslPlain = kafka.bootstrapServers("SASL_PLAINTEXT");
@@ -110,13 +102,13 @@ class KafkaSecurityTest {
     void aWrongPasswordSaysSaslAuthenticationFailedForTheUser() throws ConfigException {
         String address = kafka.bootstrapServers("SASL_SSL");
         for (String mechanism : List.of("SCRAM-SHA-256", "SCRAM-SHA-512")) {
-            assertThat(fails(address, with(SecureKafka.clientFlags("SASL_SSL", mechanism), "--kafka.sasl.jaas.config=" + SecureKafka.jaas(mechanism, "wrong"))))
+            assertThat(fails(address, with(clientFlags("SASL_SSL", mechanism), "--kafka.sasl.jaas.config=" + jaas(mechanism, "wrong"))))
                     .isEqualTo("SASL authentication failed for user " + SecureKafka.SCRAM_USER + " (" + mechanism + ") at " + address
                             + ": Authentication failed during authentication due to invalid credentials with SASL mechanism "
                             + mechanism);
         }
         String plain = kafka.bootstrapServers("SASL_PLAINTEXT");
-        assertThat(fails(plain, with(SecureKafka.clientFlags("SASL_PLAINTEXT", "PLAIN"), "--kafka.sasl.jaas.config=" + SecureKafka.jaas("PLAIN", "wrong"))))
+        assertThat(fails(plain, with(clientFlags("SASL_PLAINTEXT", "PLAIN"), "--kafka.sasl.jaas.config=" + jaas("PLAIN", "wrong"))))
                 .isEqualTo("SASL authentication failed for user " + SecureKafka.PLAIN_USER + " (PLAIN) at " + plain
                         + ": Authentication failed: Invalid username or password");
     }
@@ -124,7 +116,7 @@ class KafkaSecurityTest {
     @Test
     void aMechanismTheListenerDoesNotOfferIsNamed() throws ConfigException {
         String address = kafka.bootstrapServers("SASL_SSL");
-        assertThat(fails(address, with(SecureKafka.clientFlags("SASL_SSL", "SCRAM-SHA-256"), "--kafka.sasl.mechanism=OAUTHBEARER")))
+        assertThat(fails(address, with(clientFlags("SASL_SSL", "SCRAM-SHA-256"), "--kafka.sasl.mechanism=OAUTHBEARER")))
                 .isEqualTo("kafka.sasl.mechanism=OAUTHBEARER: the broker at " + address
                         + " does not enable it on this listener; it offers [PLAIN, SCRAM-SHA-256, SCRAM-SHA-512]");
     }
@@ -132,14 +124,14 @@ class KafkaSecurityTest {
     @Test
     void storeFilesAreCheckedBeforeAnyClient() throws Exception {
         String address = kafka.bootstrapServers("SSL");
-        assertThat(fails(address, with(SecureKafka.clientFlags("SSL", null), "--kafka.ssl.truststore.location=/nonexistent.jks")))
+        assertThat(fails(address, with(clientFlags("SSL", null), "--kafka.ssl.truststore.location=/nonexistent.jks")))
                 .isEqualTo("kafka.ssl.truststore.location: /nonexistent.jks cannot be read (no such file)");
-        assertThat(fails(address, with(SecureKafka.clientFlags("SSL", null), "--kafka.ssl.truststore.password=wrong")))
+        assertThat(fails(address, with(clientFlags("SSL", null), "--kafka.ssl.truststore.password=wrong")))
                 .isEqualTo("kafka.ssl.truststore.password: it does not open " + dir.resolve("truststore.p12") + " (wrong password)");
         Path notAStore = Files.writeString(dir.resolve("not-a-store.jks"), "hello");
-        assertThat(fails(address, with(SecureKafka.clientFlags("SSL", null), "--kafka.ssl.truststore.location=" + notAStore)))
+        assertThat(fails(address, with(clientFlags("SSL", null), "--kafka.ssl.truststore.location=" + notAStore)))
                 .startsWith("kafka.ssl.truststore.location: " + notAStore + " is not a JKS store (");
-        assertThat(fails(address, with(SecureKafka.clientFlags("SSL", null), "--kafka.ssl.keystore.location=" + dir.resolve("server.p12"),
+        assertThat(fails(address, with(clientFlags("SSL", null), "--kafka.ssl.keystore.location=" + dir.resolve("server.p12"),
                 "--kafka.ssl.keystore.password=" + SecureKafka.STORE_PASSWORD, "--kafka.ssl.key.password=wrong")))
                 .startsWith("kafka.ssl.key.password: it does not open the key in " + dir.resolve("server.p12"));
     }
@@ -155,7 +147,7 @@ class KafkaSecurityTest {
 
     @Test
     void aMissingJaasConfigurationIsOneLine() throws ConfigException {
-        List<String> flags = new ArrayList<>(SecureKafka.clientFlags("SASL_PLAINTEXT", "PLAIN"));
+        List<String> flags = new ArrayList<>(clientFlags("SASL_PLAINTEXT", "PLAIN"));
         flags.removeIf(f -> f.startsWith("--kafka.sasl.jaas.config="));
         assertThat(fails(kafka.bootstrapServers("SASL_PLAINTEXT"), flags))
                 .isEqualTo("kafka.sasl.jaas.config: PLAIN needs username=\"...\" and password=\"...\"");
@@ -163,7 +155,7 @@ class KafkaSecurityTest {
 
     @Test
     void anUnknownHostIsOneLine() throws ConfigException {
-        assertThat(fails("no-such-host.invalid:9093", SecureKafka.clientFlags("SSL", null)))
+        assertThat(fails("no-such-host.invalid:9093", clientFlags("SSL", null)))
                 .isEqualTo("kafka.bootstrap-servers: no broker reachable: no-such-host.invalid:9093 (unknown host)");
     }
 }

@@ -63,6 +63,17 @@ public final class SecureKafka {
         return flags;
     }
 
+    /** {@code flags} with {@code more} in place of the flags of the same keys ({@code --key=}). */
+    public static List<String> with(List<String> flags, String... more) {
+        List<String> all = new ArrayList<>(flags);
+        for (String flag : more) {
+            String key = flag.substring(0, flag.indexOf('=') + 1);
+            all.removeIf(f -> f.startsWith(key));
+            all.add(flag);
+        }
+        return all;
+    }
+
     /** The JAAS line of the test's user of {@code mechanism}, with {@code password}. */
     public static String jaas(String mechanism, String password) {
         return mechanism.equals("PLAIN")
