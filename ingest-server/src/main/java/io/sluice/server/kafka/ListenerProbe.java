@@ -93,9 +93,9 @@ final class ListenerProbe {
         }
         try (Socket socket = connect(wantsTls ? trusted : null, true)) {
             sasl(socket);
-        } catch (IOException e) {
-            throw new ConfigException("the broker at " + address + " closed the connection while asked about SASL ("
-                    + BrokerCheck.rootCause(e) + "); check kafka.security.protocol");
+        } catch (IOException | RuntimeException e) { // a peer that is not a Kafka broker may answer anything
+            throw new ConfigException("the broker at " + address + " did not answer a SASL handshake as a Kafka broker ("
+                    + BrokerCheck.rootCause(e) + "); check kafka.bootstrap-servers and kafka.security.protocol");
         }
     }
 
@@ -145,18 +145,23 @@ final class ListenerProbe {
             throw new ConfigException("kafka.sasl.jaas.config: " + mechanism + " needs username=\"...\" and password=\"...\"");
         }
         ScramSaslClientProvider.initialize();
-        SaslClient client = Sasl.createSaslClient(new String[] {mechanism}, null, "kafka", hostOf(address), Map.of(),
-                callbacks -> {
-                    for (Callback c : callbacks) {
-                        if (c instanceof NameCallback name) {
-                            name.setName(user);
-                        } else if (c instanceof PasswordCallback pw) {
-                            pw.setPassword(password.toCharArray());
-                        } else if (!(c instanceof ScramExtensionsCallback)) {
-                            throw new UnsupportedCallbackException(c);
+        SaslClient client;
+        try {
+            client = Sasl.createSaslClient(new String[] {mechanism}, null, "kafka", hostOf(address), Map.of(),
+                    callbacks -> {
+                        for (Callback c : callbacks) {
+                            if (c instanceof NameCallback name) {
+                                name.setName(user);
+                            } else if (c instanceof PasswordCallback pw) {
+                                pw.setPassword(password.toCharArray());
+                            } else if (!(c instanceof ScramExtensionsCallback)) {
+                                throw new UnsupportedCallbackException(c);
+                            }
                         }
-                    }
-                });
+                    });
+        } catch (SaslException e) {
+            throw new ConfigException("kafka.sasl.mechanism=" + mechanism + ": no SASL client for it: " + BrokerCheck.rootCause(e));
+        }
         if (client == null) {
             return; // no SASL client for it in this JVM: the Kafka clients will say
         }
@@ -275,7 +280,8 @@ final class ListenerProbe {
     }
 
     private static String readString(DataInputStream in) throws IOException {
-        return new String(in.readNBytes(in.readShort()), StandardCharsets.UTF_8);
+        String s = readNullableString(in);
+        return s == null ? "" : s;
     }
 
     private static String readNullableString(DataInputStream in) throws IOException {
@@ -287,6 +293,7 @@ final class ListenerProbe {
     private static final class Frames {
         private final DataInputStream in;
         private final DataOutputStream out;
+        private static final int MAX_RESPONSE_BYTES = 1 << 20;
         private int correlation;
 
         Frames(Socket socket) throws IOException {
@@ -313,7 +320,11 @@ final class ListenerProbe {
             out.writeInt(buffer.size());
             buffer.writeTo(out);
             out.flush();
-            byte[] response = in.readNBytes(in.readInt());
+            int size = in.readInt();
+            if (size < 4 || size > MAX_RESPONSE_BYTES) {
+                throw new IOException("an answer of " + size + " bytes is no Kafka response to this request");
+            }
+            byte[] response = in.readNBytes(size);
             DataInputStream reply = new DataInputStream(new java.io.ByteArrayInputStream(response));
             if (reply.readInt() != correlation) {
                 throw new IOException("answer out of order");

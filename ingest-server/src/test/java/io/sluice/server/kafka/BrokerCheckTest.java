@@ -28,6 +28,29 @@ class BrokerCheckTest {
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
     }
 
+    /** Something that is not a Kafka broker on the port (here: answers every connection as HTTP would). */
+    @Test
+    void aPeerThatIsNoKafkaBrokerIsOneLine() throws Exception {
+        try (java.net.ServerSocket server = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Thread answering = Thread.ofVirtual().start(() -> {
+                while (!server.isClosed()) {
+                    try (java.net.Socket s = server.accept()) {
+                        s.getOutputStream().write("HTTP/1.1 400 Bad Request\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    } catch (java.io.IOException closed) {
+                        return;
+                    }
+                }
+            });
+            String address = "127.0.0.1:" + server.getLocalPort();
+            assertThatThrownBy(() -> BrokerCheck.check(kafka(address), 5_000))
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageStartingWith("the broker at " + address + " did not answer a SASL handshake as a Kafka broker (")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+            server.close();
+            answering.join();
+        }
+    }
+
     @Test
     void aLiveBrokerPasses() throws ConfigException {
         KafkaSettings live = kafka(SharedKafka.broker().bootstrapServers());
