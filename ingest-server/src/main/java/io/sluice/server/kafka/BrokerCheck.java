@@ -33,6 +33,7 @@ import org.apache.kafka.common.errors.SslAuthenticationException;
  */
 public final class BrokerCheck {
     public static final long DEFAULT_TIMEOUT_MS = 10_000;
+    private static final List<String> PROTOCOLS = List.of("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL");
 
     private BrokerCheck() {
     }
@@ -40,7 +41,10 @@ public final class BrokerCheck {
     /** Throws a one-line {@link ConfigException} when no broker of {@code kafka} answers within {@code timeoutMs}. */
     public static void check(KafkaSettings kafka, long timeoutMs) throws ConfigException {
         String protocol = kafka.clientProperties().getOrDefault(AdminClientConfig.SECURITY_PROTOCOL_CONFIG, "PLAINTEXT");
-        SSLContext tls = protocol.toUpperCase(Locale.ROOT).endsWith("SSL") ? ClientStores.tlsContext(kafka.clientProperties()) : null;
+        if (!PROTOCOLS.contains(protocol.strip().toUpperCase(Locale.ROOT))) {
+            throw new ConfigException("kafka.security.protocol: '" + protocol + "' is not one of " + String.join(", ", PROTOCOLS));
+        }
+        SSLContext tls = protocol.strip().toUpperCase(Locale.ROOT).endsWith("SSL") ? ClientStores.tlsContext(kafka.clientProperties()) : null;
         List<String> failures = new ArrayList<>();
         boolean anyConnected = false;
         String reachable = null;

@@ -65,7 +65,7 @@ final class ListenerProbe {
      */
     ListenerProbe(String address, Map<String, String> properties, SSLContext trusted, int timeoutMs) {
         this.address = address;
-        this.protocol = properties.getOrDefault("security.protocol", "PLAINTEXT").toUpperCase(Locale.ROOT);
+        this.protocol = properties.getOrDefault("security.protocol", "PLAINTEXT").strip().toUpperCase(Locale.ROOT);
         this.properties = properties;
         this.trusted = trusted;
         this.timeoutMs = timeoutMs;

@@ -28,6 +28,14 @@ class BrokerCheckTest {
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
     }
 
+    @Test
+    void anUnknownSecurityProtocolIsOneLine() throws ConfigException {
+        KafkaSettings tls = kafka(SharedKafka.broker().bootstrapServers(), "--kafka.security.protocol=TLS");
+        assertThatThrownBy(() -> BrokerCheck.check(tls, 5_000))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("kafka.security.protocol: 'TLS' is not one of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL");
+    }
+
     /** Something that is not a Kafka broker on the port (here: answers every connection as HTTP would). */
     @Test
     void aPeerThatIsNoKafkaBrokerIsOneLine() throws Exception {
