@@ -1,6 +1,8 @@
 package io.sluice.server.kafka;
 
 import io.sluice.server.config.ConfigException;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -10,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,6 +20,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
@@ -75,6 +79,9 @@ final class ListenerProbe {
     void check() throws ConfigException {
         boolean wantsTls = protocol.endsWith("SSL");
         String anyTls = handshake(null);
+        if (wantsTls && anyTls != null && isAlert(anyTls)) {
+            throw refusedTls(anyTls); // it speaks TLS, but not with this client (no client certificate, old TLS)
+        }
         if (wantsTls && anyTls != null) {
             throw new ConfigException("kafka.security.protocol=" + protocol + ": the broker at " + address
                     + " did not speak TLS on this listener (" + anyTls + "); check kafka.security.protocol"
@@ -86,6 +93,9 @@ final class ListenerProbe {
         }
         if (wantsTls) {
             String trust = handshake(trusted);
+            if (trust != null && isAlert(trust)) {
+                throw refusedTls(trust);
+            }
             if (trust != null) {
                 throw new ConfigException("kafka.ssl.truststore.location: the broker at " + address
                         + " presented a certificate the client does not accept: " + trust);
@@ -94,9 +104,23 @@ final class ListenerProbe {
         try (Socket socket = connect(wantsTls ? trusted : null, true)) {
             sasl(socket);
         } catch (IOException | RuntimeException e) { // a peer that is not a Kafka broker may answer anything
+            if (e instanceof SSLException && isAlert(e.getMessage())) {
+                throw refusedTls(e.getMessage()); // TLS 1.3: a missing client certificate shows on the first read
+            }
             throw new ConfigException("the broker at " + address + " did not answer a SASL handshake as a Kafka broker ("
                     + BrokerCheck.rootCause(e) + "); check kafka.bootstrap-servers and kafka.security.protocol");
         }
+    }
+
+    /** Whether a TLS failure is the broker's alert: it speaks TLS and refused this client. */
+    private static boolean isAlert(String failure) {
+        return failure != null && failure.contains("Received fatal alert");
+    }
+
+    private ConfigException refusedTls(String alert) {
+        return new ConfigException("the broker at " + address + " refused the TLS session ("
+                + alert.replaceFirst("^\\(\\w+\\) ", "") + "); check "
+                + "kafka.ssl.keystore.location (a client certificate it trusts, if the listener asks for one) and kafka.ssl.protocol");
     }
 
     private void sasl(Socket socket) throws IOException, ConfigException {
@@ -192,7 +216,7 @@ final class ListenerProbe {
 
     /** The {@code key="value"} options of a JAAS configuration line. */
     static Map<String, String> jaasOptions(String jaas) {
-        Map<String, String> options = new java.util.HashMap<>();
+        Map<String, String> options = new HashMap<>();
         if (jaas != null) {
             Matcher m = JAAS_OPTION.matcher(jaas);
             while (m.find()) {
@@ -310,7 +334,7 @@ final class ListenerProbe {
 
         /** Sends request {@code apiKey} v1 and returns its response body (after the correlation id). */
         Reply call(short apiKey, Body body) throws IOException {
-            java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream();
+            ByteArrayOutputStream buffer = new ByteArrayOutputStream();
             DataOutputStream request = new DataOutputStream(buffer);
             request.writeShort(apiKey);
             request.writeShort(1);
@@ -325,7 +349,7 @@ final class ListenerProbe {
                 throw new IOException("an answer of " + size + " bytes is no Kafka response to this request");
             }
             byte[] response = in.readNBytes(size);
-            DataInputStream reply = new DataInputStream(new java.io.ByteArrayInputStream(response));
+            DataInputStream reply = new DataInputStream(new ByteArrayInputStream(response));
             if (reply.readInt() != correlation) {
                 throw new IOException("answer out of order");
             }

@@ -7,6 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sluice.server.config.ConfigException;
 import io.sluice.server.config.ConfigLoader;
 import io.sluice.server.config.KafkaSettings;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -14,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /** The start-up broker check: an unreachable broker is one line; a live one passes (TLS and SASL: KafkaSecurityTest). */
 class BrokerCheckTest {
     private static KafkaSettings kafka(String bootstrapServers, String... flags) throws ConfigException {
-        List<String> args = new java.util.ArrayList<>(List.of("--kafka.bootstrap-servers=" + bootstrapServers, "--kafka.topics=m=sluice"));
+        List<String> args = new ArrayList<>(List.of("--kafka.bootstrap-servers=" + bootstrapServers, "--kafka.topics=m=sluice"));
         args.addAll(List.of(flags));
         return ConfigLoader.load(null, Map.of(), args).kafka();
     }
@@ -39,12 +45,12 @@ class BrokerCheckTest {
     /** Something that is not a Kafka broker on the port (here: answers every connection as HTTP would). */
     @Test
     void aPeerThatIsNoKafkaBrokerIsOneLine() throws Exception {
-        try (java.net.ServerSocket server = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             Thread answering = Thread.ofVirtual().start(() -> {
                 while (!server.isClosed()) {
-                    try (java.net.Socket s = server.accept()) {
-                        s.getOutputStream().write("HTTP/1.1 400 Bad Request\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-                    } catch (java.io.IOException closed) {
+                    try (Socket s = server.accept()) {
+                        s.getOutputStream().write("HTTP/1.1 400 Bad Request\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                    } catch (IOException closed) {
                         return;
                     }
                 }

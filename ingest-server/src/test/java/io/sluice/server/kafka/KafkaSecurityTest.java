@@ -11,11 +11,18 @@ import io.sluice.server.config.ConfigException;
 import io.sluice.server.config.ConfigLoader;
 import io.sluice.server.config.KafkaSettings;
 import io.sluice.tools.kafka.EmbeddedKafka;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLServerSocket;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -151,6 +158,41 @@ class KafkaSecurityTest {
         flags.removeIf(f -> f.startsWith("--kafka.sasl.jaas.config="));
         assertThat(fails(kafka.bootstrapServers("SASL_PLAINTEXT"), flags))
                 .isEqualTo("kafka.sasl.jaas.config: PLAIN needs username=\"...\" and password=\"...\"");
+    }
+
+    /**
+     * A listener that asks for client certificates (a JDK TLS server with the test's server keystore,
+     * needing a client certificate) and a client without a keystore: one line naming the keystore.
+     */
+    @Test
+    void aListenerThatWantsAClientCertificateNamesTheKeystore() throws Exception {
+        char[] password = SecureKafka.STORE_PASSWORD.toCharArray();
+        KeyStore keystore = KeyStore.getInstance("PKCS12");
+        try (var in = Files.newInputStream(dir.resolve("server.p12"))) {
+            keystore.load(in, password);
+        }
+        KeyManagerFactory keys = KeyManagerFactory.getInstance("PKIX");
+        keys.init(keystore, password);
+        SSLContext tls = SSLContext.getInstance("TLS");
+        tls.init(keys.getKeyManagers(), null, null);
+        try (SSLServerSocket server = (SSLServerSocket) tls.getServerSocketFactory()
+                .createServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            server.setNeedClientAuth(true);
+            Thread answering = Thread.ofVirtual().start(() -> {
+                while (!server.isClosed()) {
+                    try (Socket s = server.accept()) {
+                        s.getInputStream().read(); // the handshake, then the client's first request
+                    } catch (IOException handshakeFailedOrClosed) {
+                        // next connection
+                    }
+                }
+            });
+            String address = "127.0.0.1:" + server.getLocalPort();
+            assertThat(fails(address, clientFlags("SSL", null))).startsWith("the broker at " + address
+                    + " refused the TLS session (Received fatal alert: ").contains("check kafka.ssl.keystore.location");
+            server.close();
+            answering.join();
+        }
     }
 
     @Test
