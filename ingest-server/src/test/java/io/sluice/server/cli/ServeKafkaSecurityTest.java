@@ -99,16 +99,13 @@ class ServeKafkaSecurityTest {
     /** `sluice serve` as its own JVM exits 2 within 60 s with one stderr line starting with {@code expected}. */
     private void assertOneLine(String bootstrap, List<String> security, String expected) throws Exception {
         Path stderr = Files.createTempFile(dir, "serve", ".err");
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-Xmx256m",
-                "-cp", System.getProperty("java.class.path"), "io.sluice.tools.Main", "serve",
-                "--kafka.bootstrap-servers=" + bootstrap, "--kafka.topics=m=sluice", "--data.dir=" + dir.resolve("data"),
-                "--http.port=0"));
+        List<String> command = new ArrayList<>(List.of("serve", "--kafka.bootstrap-servers=" + bootstrap,
+                "--kafka.topics=m=sluice", "--data.dir=" + dir.resolve("data"), "--http.port=0"));
         command.addAll(security);
-        Process serve = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        Process serve = new ProcessBuilder(SluiceProcess.command("256m", command)).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(stderr.toFile()).start();
         try {
-            assertThat(serve.waitFor(60, TimeUnit.SECONDS)).as("exits within 60 s: " + expected).isTrue(); // in 2-4 s here
+            assertThat(serve.waitFor(60, TimeUnit.SECONDS)).as("exits within 60 s: " + expected).isTrue(); // ~3 s here, JVM start included
             List<String> lines = Files.readAllLines(stderr);
             assertThat(serve.exitValue()).as(lines.toString()).isEqualTo(ExitCodes.CONFIG);
             assertThat(lines).as("stderr").hasSize(1);

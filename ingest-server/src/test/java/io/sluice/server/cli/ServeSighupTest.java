@@ -45,12 +45,10 @@ class ServeSighupTest {
             port = probe.getLocalPort();
         }
         Path stderr = dir.resolve("serve.err");
-        Process serve = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-Xmx384m",
-                "-cp", System.getProperty("java.class.path"), "io.sluice.tools.Main", "serve",
+        Process serve = new ProcessBuilder(SluiceProcess.command("384m", List.of("serve",
                 "--kafka.bootstrap-servers=" + kafka.bootstrapServers(), "--kafka.topics=" + topic + "=sluice",
                 "--kafka.group-id=" + SharedKafka.unique("hup-group"), "--data.dir=" + dir.resolve("data"),
-                "--http.host=127.0.0.1", "--http.port=" + port, "--head.shards=1", "--http.web-config-file=" + web)
+                "--http.host=127.0.0.1", "--http.port=" + port, "--head.shards=1", "--http.web-config-file=" + web)))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(stderr.toFile()).start();
         InetSocketAddress http = new InetSocketAddress("127.0.0.1", port);
         try {
