@@ -158,6 +158,11 @@ public final class SluiceServer implements AutoCloseable {
         return notReadyReason() == null;
     }
 
+    /** Reloads the HTTP web configuration now ({@link HttpServer#reloadWebConfig}); SIGHUP calls it. Any thread. */
+    public void reloadWebConfig(String why) {
+        http.reloadWebConfig(why);
+    }
+
     /** The StoreAPI gRPC server's port, or -1 when it is off. */
     public int storeApiPort() {
         return storeApi == null ? -1 : storeApi.port();

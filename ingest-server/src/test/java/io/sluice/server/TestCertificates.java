@@ -34,6 +34,19 @@ public final class TestCertificates {
         }
     }
 
+    /**
+     * {@link #make} and, from its files, the Java stores a Kafka broker and its clients use, all with
+     * {@code password}: {@code server.p12} (the server's key and certificate, openssl) and
+     * {@code truststore.p12} (the CA, JDK keytool).
+     */
+    public static void makeStores(Path dir, String password) throws Exception {
+        make(dir);
+        run(dir, "openssl", "pkcs12", "-export", "-in", "server.crt", "-inkey", "server.key", "-name", "server",
+                "-out", "server.p12", "-passout", "pass:" + password);
+        run(dir, Path.of(System.getProperty("java.home"), "bin", "keytool").toString(), "-importcert", "-noprompt",
+                "-alias", "ca", "-file", "ca.crt", "-keystore", "truststore.p12", "-storetype", "PKCS12", "-storepass", password);
+    }
+
     /** Runs {@code cmd} in {@code dir}; fails the test unless it exits 0. */
     public static void run(Path dir, String... cmd) throws Exception {
         Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();

@@ -20,7 +20,7 @@ import picocli.CommandLine.Unmatched;
 /** {@code sluice serve}: the service, until SIGTERM or SIGINT. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = {"Consumes the configured Kafka topics into the head until SIGTERM or SIGINT, then stops "
-                + "gracefully (commit, drain, sync) and exits 0.",
+                + "gracefully (commit, drain, sync) and exits 0. SIGHUP reloads http.web-config-file.",
                 "Configuration: the YAML file, then SLUICE_* environment variables (http.port -> SLUICE_HTTP_PORT), "
                         + "then --key=value flags (e.g. --http.port=9095). Keys: see README.md."},
         parameterListHeading = "%nSettings:%n")
@@ -57,8 +57,9 @@ final class ServeCommand implements Callable<Integer> {
             context.error("cannot start: " + e.getMessage());
             return ExitCodes.FAILURE;
         }
-        // SIGTERM/SIGINT come through the stop signal; a hook still closes the server on any other way
-        // out of the JVM (SIGHUP, System.exit elsewhere), so the WALs are synced and offsets committed.
+        stop.onHangup(() -> server.reloadWebConfig("SIGHUP"));
+        // SIGTERM/SIGINT come through the stop signal, SIGHUP reloads; a hook still closes the server on any
+        // other way out of the JVM (System.exit elsewhere), so the WALs are synced and offsets committed.
         Thread hook = new Thread(server::close, "sluice-shutdown-hook");
         Runtime.getRuntime().addShutdownHook(hook);
         try {

@@ -47,7 +47,7 @@ public enum ConfigKey {
             "TLS (certificate, key, optional client CA), basic-auth users with bcrypt hashes and bearer tokens for every "
                     + "HTTP endpoint, "
                     + "in the format of Prometheus' `--web.config.file` (see [docs/http.md](docs/http.md#security)); reloaded when it or a file "
-                    + "it names changes."),
+                    + "it names changes, and on SIGHUP."),
     HEAD_SHARDS("head.shards", "", "number of cores",
             "Shards: worker threads, each the single writer of its series and its own WAL (1..1024)."),
     HEAD_MAX_SERIES_PER_SHARD("head.max-series-per-shard", number(ShardOptions.DEFAULT_MAX_SERIES),

@@ -75,7 +75,8 @@ import org.slf4j.LoggerFactory;
  * a stack trace; Netty stops accepting for a second after each.
  *
  * <p>TLS and authentication come from {@code http.web-config-file} ({@link WebConfig}), checked each
- * second for changes ({@link WebAccess}); a new connection uses the TLS context current when it opens.
+ * second for changes and reloaded by {@link #reloadWebConfig} (SIGHUP) ({@link WebAccess}); a new
+ * connection uses the TLS context current when it opens.
  */
 public final class HttpServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HttpServer.class);
@@ -100,9 +101,10 @@ public final class HttpServer implements AutoCloseable {
     private final ScheduledFuture<?> sweep;
     private final List<Meter> meters;
     private final MeterRegistry registry;
+    private final WebAccess web;
 
     private HttpServer(EventLoopGroup group, ExecutorService blockingExecutor, Channel channel, ChannelGroup connections,
-                       ScheduledFuture<?> sweep, MeterRegistry registry, List<Meter> meters) {
+                       ScheduledFuture<?> sweep, MeterRegistry registry, List<Meter> meters, WebAccess web) {
         this.group = group;
         this.blockingExecutor = blockingExecutor;
         this.channel = channel;
@@ -110,6 +112,15 @@ public final class HttpServer implements AutoCloseable {
         this.sweep = sweep;
         this.registry = registry;
         this.meters = meters;
+        this.web = web;
+    }
+
+    /**
+     * Reads {@code http.web-config-file} again now, changed or not (what SIGHUP does); a file that does
+     * not load keeps the current configuration and logs one line. On the caller's thread.
+     */
+    public void reloadWebConfig(String why) {
+        web.reloadNow(why);
     }
 
     /**
@@ -231,7 +242,7 @@ public final class HttpServer implements AutoCloseable {
                         }
                     }, 1, 1, TimeUnit.SECONDS);
             List<Meter> meters = registry == null ? List.of() : meters(registry, open, refused, expired, permits);
-            HttpServer server = new HttpServer(group, blocking, channel, connections, sweep, registry, meters);
+            HttpServer server = new HttpServer(group, blocking, channel, connections, sweep, registry, meters, web);
             LOG.info("HTTP listening on {}:{} ({}, {} query threads, at most {} connections, idle timeout {} ms{})",
                     server.address().getHostString(), server.address().getPort(), epoll ? "epoll" : "nio",
                     options.threads(), limit, options.idleTimeoutMs(), options.webConfigFile() == null ? ""

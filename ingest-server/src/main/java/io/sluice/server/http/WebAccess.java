@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The current {@link WebConfig}, reloaded when its file (or a certificate, key or CA file it names)
- * changes, and the credentials check: a bearer token by its SHA-256 (tokens are random, so a fast hash
+ * changes or on demand (SIGHUP), and the credentials check: a bearer token by its SHA-256 (tokens are random, so a fast hash
  * suffices), a basic-auth password by bcrypt. A reload that fails keeps the previous configuration and logs
  * one line. bcrypt is slow on purpose (tens of ms at cost 10), so a verified user and password is
  * remembered (by a SHA-256 of the password, never the password) until the next reload; the first
@@ -60,13 +60,29 @@ final class WebAccess {
 
     /** Reloads if a file changed since the last load; one log line either way. At most one at a time; any thread. */
     void reloadIfChanged() {
-        if (file == null || !reloading.compareAndSet(false, true)) {
+        reload(false, "changed");
+    }
+
+    /** Reloads whether or not a file changed (SIGHUP); one log line either way. Any thread; waits for a running reload. */
+    void reloadNow(String why) {
+        if (file == null) {
+            LOG.info("{}: no web configuration to reload (http.web-config-file is not set)", why);
             return;
+        }
+        while (!reload(true, why)) {
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // the once-a-second check runs: reload after it
+        }
+    }
+
+    /** False if another reload runs. */
+    private boolean reload(boolean always, String why) {
+        if (file == null || !reloading.compareAndSet(false, true)) {
+            return false;
         }
         try {
             String now = fingerprint(current);
-            if (now.equals(fingerprint)) {
-                return;
+            if (!always && now.equals(fingerprint)) {
+                return true;
             }
             fingerprint = now;
             try {
@@ -74,11 +90,12 @@ final class WebAccess {
                 fingerprint = fingerprint(next);
                 current = next;
                 verified.clear();
-                LOG.info("reloaded the web configuration {}: TLS {}, {} basic-auth user(s), {} bearer token(s)", file,
+                LOG.info("reloaded the web configuration {} ({}): TLS {}, {} basic-auth user(s), {} bearer token(s)", file, why,
                         next.ssl() != null ? "on" : "off", next.users().size(), next.tokenDigests().size());
             } catch (IOException e) {
                 LOG.error("{}; keeping the previous web configuration", e.getMessage());
             }
+            return true;
         } finally {
             reloading.set(false);
         }

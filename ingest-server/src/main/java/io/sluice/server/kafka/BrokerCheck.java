@@ -12,33 +12,39 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.security.cert.X509Certificate;
+import java.util.Locale;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.SslAuthenticationException;
 
 /**
- * Checks at start that the brokers answer, so a wrong address is one line at start and not a
- * consumer retrying forever: first a TCP connection to each bootstrap address (a precise error:
- * refused, unknown host, timeout); then that the truststore and keystore files can be read; then
- * whether the listener speaks what {@code kafka.security.protocol} says (a TLS handshake with the
- * first reachable broker: SSL/SASL_SSL against a plaintext listener, or PLAINTEXT/SASL_PLAINTEXT
- * against a TLS one, is one line at once instead of a timeout after a dozen client warnings); then
- * the client properties, by creating the AdminClient (a bad SASL setting: one line with the root
- * cause, not "Failed to create new KafkaAdminClient"); then {@code describeCluster}.
+ * Checks at start that the brokers answer as configured, so a mistake is one line at start and not a
+ * consumer retrying forever behind a dozen client warnings: first a TCP connection to each bootstrap
+ * address (a precise error: refused, unknown host, timeout); then, for TLS, that the truststore and
+ * keystore open with their passwords ({@link ClientStores}); then, with the first reachable broker,
+ * whether its listener speaks TLS and SASL as {@code kafka.security.protocol} says, trusts each other's
+ * certificates, offers the mechanism and accepts the user ({@link ListenerProbe}); then the client
+ * properties, by creating the AdminClient (a bad SASL setting: one line with the root cause, not
+ * "Failed to create new KafkaAdminClient"); then {@code describeCluster}. Every failure is a one-line
+ * {@link ConfigException}; {@code sluice serve} prints it and exits 2.
  */
 public final class BrokerCheck {
     public static final long DEFAULT_TIMEOUT_MS = 10_000;
+    private static final List<String> PROTOCOLS = List.of("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL");
 
     private BrokerCheck() {
     }
 
     /** Throws a one-line {@link ConfigException} when no broker of {@code kafka} answers within {@code timeoutMs}. */
     public static void check(KafkaSettings kafka, long timeoutMs) throws ConfigException {
+        String protocol = kafka.clientProperties().getOrDefault(AdminClientConfig.SECURITY_PROTOCOL_CONFIG, "PLAINTEXT");
+        if (!PROTOCOLS.contains(protocol.strip().toUpperCase(Locale.ROOT))) {
+            throw new ConfigException("kafka.security.protocol: '" + protocol + "' is not one of " + String.join(", ", PROTOCOLS));
+        }
+        SSLContext tls = protocol.strip().toUpperCase(Locale.ROOT).endsWith("SSL") ? ClientStores.tlsContext(kafka.clientProperties()) : null;
         List<String> failures = new ArrayList<>();
         boolean anyConnected = false;
         String reachable = null;
@@ -54,61 +60,8 @@ public final class BrokerCheck {
         if (!anyConnected) {
             throw new ConfigException("kafka.bootstrap-servers: no broker reachable: " + String.join(", ", failures));
         }
-        describeCluster(kafka, timeoutMs, reachable);
-    }
-
-    /**
-     * Throws when {@code address} does not speak what {@code protocol} says: a TLS handshake (trusting
-     * any certificate: this only asks whether the listener speaks TLS; the client checks the certificate)
-     * fails for SSL/SASL_SSL, or succeeds for PLAINTEXT/SASL_PLAINTEXT.
-     */
-    static void checkListenerProtocol(String address, String protocol, int timeoutMs) throws ConfigException {
-        boolean wantsTls = protocol.endsWith("SSL");
-        String tlsFailure = tlsHandshake(address, timeoutMs);
-        if (wantsTls && tlsFailure != null) {
-            throw new ConfigException("kafka.security.protocol=" + protocol + " but the broker at " + address
-                    + " does not speak TLS (" + tlsFailure + "): is it a PLAINTEXT or SASL_PLAINTEXT listener?");
-        }
-        if (!wantsTls && tlsFailure == null) {
-            throw new ConfigException("kafka.security.protocol=" + protocol + " but the broker at " + address
-                    + " speaks TLS: set kafka.security.protocol=SSL (or SASL_SSL) and a truststore");
-        }
-    }
-
-    /** Null if a TLS handshake with {@code address} completes, else why not. */
-    private static String tlsHandshake(String address, int timeoutMs) {
-        int colon = address.lastIndexOf(':');
-        try {
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, new TrustManager[] {new TrustAnyCertificate()}, null);
-            try (Socket plain = new Socket()) {
-                plain.connect(new InetSocketAddress(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1))), timeoutMs);
-                plain.setSoTimeout(timeoutMs);
-                try (SSLSocket tls = (SSLSocket) context.getSocketFactory().createSocket(plain, address.substring(0, colon),
-                        plain.getPort(), false)) {
-                    tls.startHandshake();
-                    return null;
-                }
-            }
-        } catch (IOException | java.security.GeneralSecurityException e) {
-            return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        }
-    }
-
-    /** For {@link #tlsHandshake} only: whether the peer speaks TLS, not whom to trust. */
-    private static final class TrustAnyCertificate implements X509TrustManager {
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType) {
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType) {
-        }
-
-        @Override
-        public X509Certificate[] getAcceptedIssuers() {
-            return new X509Certificate[0];
-        }
+        new ListenerProbe(reachable, kafka.clientProperties(), tls, (int) Math.min(timeoutMs, 5_000)).check();
+        describeCluster(kafka, timeoutMs);
     }
 
     /** The deepest cause's message, with its type when that says more (NoSuchFileException: /x.jks). */
@@ -137,7 +90,7 @@ public final class BrokerCheck {
         }
     }
 
-    private static void describeCluster(KafkaSettings kafka, long timeoutMs, String reachable) throws ConfigException {
+    private static void describeCluster(KafkaSettings kafka, long timeoutMs) throws ConfigException {
         Map<String, Object> properties = new HashMap<>();
         kafka.clientProperties().forEach((k, v) -> {
             if (AdminClientConfig.configNames().contains(k)) {
@@ -148,16 +101,6 @@ public final class BrokerCheck {
         properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeoutMs);
         properties.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeoutMs);
         properties.put(AdminClientConfig.CLIENT_ID_CONFIG, "sluice-broker-check");
-        for (String key : List.of("ssl.truststore.location", "ssl.keystore.location")) {
-            Object location = properties.get(key);
-            if (location != null && !location.toString().isBlank() && !java.nio.file.Files.isReadable(java.nio.file.Path.of(location.toString()))) {
-                // Checked here: Kafka's client would log the missing file with a stack trace before failing.
-                throw new ConfigException("kafka." + key + ": " + location + " cannot be read ("
-                        + (java.nio.file.Files.exists(java.nio.file.Path.of(location.toString())) ? "no permission" : "no such file") + ")");
-            }
-        }
-        Object protocol = properties.getOrDefault(AdminClientConfig.SECURITY_PROTOCOL_CONFIG, "PLAINTEXT");
-        checkListenerProtocol(reachable, protocol.toString().toUpperCase(java.util.Locale.ROOT), (int) Math.min(timeoutMs, 5_000));
         Admin created;
         try {
             created = Admin.create(properties);
@@ -168,6 +111,14 @@ public final class BrokerCheck {
             admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) timeoutMs)).nodes()
                     .get(timeoutMs + 1_000, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof SaslAuthenticationException sasl) {
+                throw new ConfigException("SASL authentication failed for user "
+                        + ListenerProbe.jaasOptions(kafka.clientProperties().get("sasl.jaas.config")).getOrDefault("username", "?")
+                        + ": " + sasl.getMessage());
+            }
+            if (e.getCause() instanceof SslAuthenticationException ssl) {
+                throw new ConfigException("TLS with " + kafka.bootstrapServers() + " failed: " + rootCause(ssl));
+            }
             throw new ConfigException("kafka.bootstrap-servers: " + kafka.bootstrapServers()
                     + " did not answer as a Kafka cluster: " + rootCause(e.getCause()));
         } catch (TimeoutException e) {

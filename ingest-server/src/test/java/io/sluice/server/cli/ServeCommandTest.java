@@ -66,7 +66,7 @@ class ServeCommandTest {
         assertThat(inspect.out()).containsPattern(topic + "/0 +1\n"); // loadgen sent 2 records: offsets 0 and 1
     }
 
-    private static double appended(InetSocketAddress http) {
+    static double appended(InetSocketAddress http) {
         try {
             return TestHttp.sample(TestHttp.get(http, "/metrics").body(), "sluice_samples_appended_total");
         } catch (Exception notListeningYet) {
@@ -74,7 +74,7 @@ class ServeCommandTest {
         }
     }
 
-    private static boolean ready(InetSocketAddress http) {
+    static boolean ready(InetSocketAddress http) {
         try {
             return TestHttp.get(http, "/-/ready").statusCode() == 200;
         } catch (Exception notListeningYet) {

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -24,6 +25,9 @@ import kafka.tools.StorageTool;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.utils.Time;
@@ -33,7 +37,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A single-node Kafka broker (KRaft, broker and controller in one node) inside this JVM, for tests,
  * {@code sluice demo} and the end-to-end benchmark. Not a production broker: one replica, loopback
- * listeners only, plaintext.
+ * listeners only; plaintext, unless started with {@link Secure} listeners besides the plaintext one
+ * (TLS, SASL over TLS and SASL over plaintext, for the tests of the clients' security settings).
  *
  * <p>Lifecycle: {@link #start(Path)} formats {@code dir} (a fresh cluster id each time unless the
  * directory was formatted before, in which case its data is kept) and returns once the broker
@@ -60,9 +65,27 @@ public final class EmbeddedKafka implements AutoCloseable {
     private final int brokerPort;
     private final int controllerPort;
     private final Admin admin;
+    private final Map<String, Integer> securePorts; // listener name (SSL, SASL_SSL, SASL_PLAINTEXT) to port; empty without
 
-    private EmbeddedKafka(KafkaRaftServer server, int brokerPort, int controllerPort) {
+    /**
+     * Listeners besides the plaintext one: {@code SSL}, {@code SASL_SSL} and {@code SASL_PLAINTEXT}, the
+     * SASL ones with SCRAM-SHA-256, SCRAM-SHA-512 and PLAIN. TLS uses {@code keystore} (PKCS12: the
+     * broker's key and certificate, made by the caller); no client certificates are asked for.
+     * SCRAM users are added with {@link #addScramUser}; PLAIN users are fixed here.
+     *
+     * @param plainUsers PLAIN user name to password
+     */
+    public record Secure(Path keystore, String keystorePassword, Map<String, String> plainUsers) {
+        public Secure {
+            plainUsers = Map.copyOf(plainUsers);
+        }
+    }
+
+    private static final List<String> SECURE_LISTENERS = List.of("SSL", "SASL_SSL", "SASL_PLAINTEXT");
+
+    private EmbeddedKafka(KafkaRaftServer server, int brokerPort, int controllerPort, Map<String, Integer> securePorts) {
         this.server = server;
+        this.securePorts = Map.copyOf(securePorts);
         this.bootstrapServers = LOOPBACK + ":" + brokerPort;
         this.brokerPort = brokerPort;
         this.controllerPort = controllerPort;
@@ -91,6 +114,16 @@ public final class EmbeddedKafka implements AutoCloseable {
      */
     public static EmbeddedKafka start(Path dir, int brokerPort, int controllerPort, Map<String, String> overrides)
             throws IOException {
+        return start(dir, brokerPort, controllerPort, overrides, null);
+    }
+
+    /** As {@link #start(Path)}, with the {@link Secure} listeners besides the plaintext one. */
+    public static EmbeddedKafka start(Path dir, Secure secure) throws IOException {
+        return start(dir, 0, 0, Map.of(), secure);
+    }
+
+    private static EmbeddedKafka start(Path dir, int brokerPort, int controllerPort, Map<String, String> overrides,
+                                       Secure secure) throws IOException {
         for (String key : overrides.keySet()) {
             if (MANAGED_PROPERTIES.contains(key)) {
                 throw new IllegalArgumentException("broker property " + key + " is set by the embedded broker itself");
@@ -100,11 +133,16 @@ public final class EmbeddedKafka implements AutoCloseable {
         controllerPort = controllerPort == 0 ? freePort() : controllerPort;
         Files.createDirectories(dir);
         Properties props = brokerProperties(dir.resolve("logs"), brokerPort, controllerPort);
+        Map<String, Integer> securePorts = new LinkedHashMap<>();
+        if (secure != null) {
+            SECURE_LISTENERS.forEach(name -> securePorts.put(name, freePort()));
+            addSecureListeners(props, securePorts, secure);
+        }
         props.putAll(overrides);
         format(dir, props);
         KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
         server.startup();
-        EmbeddedKafka kafka = new EmbeddedKafka(server, brokerPort, controllerPort);
+        EmbeddedKafka kafka = new EmbeddedKafka(server, brokerPort, controllerPort, securePorts);
         try {
             kafka.awaitServing();
         } catch (IOException | RuntimeException e) {
@@ -118,6 +156,37 @@ public final class EmbeddedKafka implements AutoCloseable {
     /** {@code host:port} of the broker's plaintext listener. */
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /**
+     * {@code host:port} of the secure listener {@code name}: {@code SSL}, {@code SASL_SSL} or
+     * {@code SASL_PLAINTEXT} (as {@code kafka.security.protocol} names them).
+     *
+     * @throws IllegalStateException if the broker was started without {@link Secure} listeners
+     */
+    public String bootstrapServers(String name) {
+        Integer port = securePorts.get(name);
+        if (port == null) {
+            throw new IllegalStateException("no " + name + " listener: started " + (securePorts.isEmpty()
+                    ? "without secure listeners" : "with " + securePorts.keySet()));
+        }
+        return LOOPBACK + ":" + port;
+    }
+
+    /** Adds (or replaces) the SCRAM-SHA-256 and SCRAM-SHA-512 credentials of {@code user}. */
+    public void addScramUser(String user, String password) {
+        try {
+            for (ScramMechanism mechanism : List.of(ScramMechanism.SCRAM_SHA_256, ScramMechanism.SCRAM_SHA_512)) {
+                // One request each: the broker refuses two alterations of one user in one request.
+                admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(user,
+                        new ScramCredentialInfo(mechanism, 4096), password))).all().get(60, TimeUnit.SECONDS);
+            }
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot add SCRAM user " + user + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while adding SCRAM user " + user, e);
+        }
     }
 
     /** The port of the plaintext listener (clients). */
@@ -201,6 +270,34 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.put("num.network.threads", "2");
         p.put("num.io.threads", "2");
         return p;
+    }
+
+    /** The {@link Secure} listeners on {@code ports}, TLS from its keystore, SASL with SCRAM and PLAIN. */
+    private static void addSecureListeners(Properties p, Map<String, Integer> ports, Secure secure) {
+        StringBuilder listeners = new StringBuilder();
+        StringBuilder map = new StringBuilder();
+        ports.forEach((name, port) -> {
+            listeners.append(',').append(name).append("://").append(LOOPBACK).append(':').append(port);
+            map.append(',').append(name).append(':').append(name);
+        });
+        p.put("listeners", p.getProperty("listeners") + listeners);
+        p.put("advertised.listeners", p.getProperty("advertised.listeners") + listeners);
+        p.put("listener.security.protocol.map", p.getProperty("listener.security.protocol.map") + map);
+        p.put("ssl.keystore.type", "PKCS12");
+        p.put("ssl.keystore.location", secure.keystore().toString());
+        p.put("ssl.keystore.password", secure.keystorePassword());
+        p.put("ssl.key.password", secure.keystorePassword());
+        p.put("ssl.client.auth", "none");
+        p.put("sasl.enabled.mechanisms", "SCRAM-SHA-256,SCRAM-SHA-512,PLAIN");
+        StringBuilder plain = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required");
+        secure.plainUsers().forEach((user, password) -> plain.append(" user_").append(user).append("=\"").append(password).append('"'));
+        plain.append(';');
+        for (String listener : List.of("sasl_ssl", "sasl_plaintext")) {
+            String prefix = "listener.name." + listener + ".";
+            p.put(prefix + "scram-sha-256.sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+            p.put(prefix + "scram-sha-512.sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+            p.put(prefix + "plain.sasl.jaas.config", plain.toString());
+        }
     }
 
     /** Runs Kafka's storage tool ({@code kafka-storage format}); a formatted {@code dir} keeps its data. */
