@@ -12,7 +12,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Damage to a chunk file the checkpoints refer to, done after an orderly stop (whose checkpoint
  * refers to every full chunk): the restarted server reports it with file and position, falls back
  * (older checkpoint and WAL, or an emptied shard refilled from Kafka, docs/format/checkpoint.md
- * "Damage") and in the end holds every sample once.
+ * "Damage") and in the end holds every sample once. The stream carries late samples
+ * ({@link KnownSamples#withLateSamples}): the checkpoints hold out-of-order samples beside the chunk
+ * files, restored with them or rebuilt from an older checkpoint, the WAL and Kafka.
  */
 class ChunkFileCorruptionTest extends ScenarioTest {
     private static final int FIRST_ROUNDS = 500;  // 4 full chunks (120 samples) per series
@@ -22,7 +24,8 @@ class ChunkFileCorruptionTest extends ScenarioTest {
     @EnumSource(ChunkFileDamage.class)
     void damagedChunkFileIsReportedAndItsSamplesComeBack(ChunkFileDamage damage) throws Exception {
         scenario = new CrashScenario("chunks-" + damage.name().toLowerCase(Locale.ROOT).replace('_', '-'),
-                E2eEnvironment.broker(), null, List.of("head.checkpoint-interval=1s"));
+                E2eEnvironment.broker(), null, List.of("head.checkpoint-interval=1s"),
+                KnownSamples.withLateSamples(CrashScenario.SERIES, CrashScenario.PARTITIONS));
         scenario.produce(0, FIRST_ROUNDS);
         ServerProcess first = scenario.launcher().startReady();
         scenario.progress().awaitCaughtUp(CrashScenario.CATCH_UP_TIMEOUT);

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -21,6 +22,8 @@ final class CrashScenario implements AutoCloseable {
     static final int PARTITIONS = 4;
     static final int SHARDS = 2;
     static final Duration CATCH_UP_TIMEOUT = Duration.ofMinutes(3);
+    /** The out-of-order window of servers fed late samples: longer than 200 kill cycles' rounds. */
+    static final String LATE_WINDOW = "30d";
 
     private final String name;
     private EmbeddedKafka kafka;              // replaced when a test restarts its broker
@@ -41,16 +44,30 @@ final class CrashScenario implements AutoCloseable {
 
     /** As above with {@code series} known series instead of {@value #SERIES}. */
     CrashScenario(String name, EmbeddedKafka kafka, Path dataDir, List<String> settings, int series) {
+        this(name, kafka, dataDir, settings, new KnownSamples(series, PARTITIONS));
+    }
+
+    /**
+     * As above with the known samples {@code samples}. A set with late samples runs the server with an
+     * out-of-order window longer than the set ({@value #LATE_WINDOW}), so every late sample is stored
+     * however far the partitions lag each other: what the scenario checks is that each is stored once.
+     */
+    CrashScenario(String name, EmbeddedKafka kafka, Path dataDir, List<String> settings, KnownSamples samples) {
         this.name = name;
-        this.series = series;
-        this.samples = new KnownSamples(series, PARTITIONS);
+        this.series = samples.series();
+        this.samples = samples;
+        List<String> serverSettings = new ArrayList<>();
+        if (samples.hasLateSamples()) {
+            serverSettings.add("head.out-of-order-window=" + LATE_WINDOW);
+        }
+        serverSettings.addAll(settings);
         this.kafka = kafka;
         this.topic = E2eEnvironment.unique(name);
         this.group = E2eEnvironment.unique(name + "-group");
         kafka.createTopic(topic, PARTITIONS);
         Path work = E2eEnvironment.newWorkDir(name);
         this.launcher = new ServerLauncher(dataDir != null ? dataDir : work.resolve("data"), work.resolve("logs"),
-                kafka.bootstrapServers(), topic, group, settings);
+                kafka.bootstrapServers(), topic, group, serverSettings);
     }
 
     ServerLauncher launcher() {
@@ -100,13 +117,13 @@ final class CrashScenario implements AutoCloseable {
             server.awaitReady(ServerLauncher.READY_TIMEOUT);
         }
         progress().awaitCaughtUp(CATCH_UP_TIMEOUT);
-        SampleTally exported = new SampleTally(series, rounds);
+        SampleTally exported = new SampleTally(series, rounds, samples.producedBy(rounds));
         StoredSamples.export(server, exported);
         int exit = server.stop();
         if (exit != 0) {
             throw new AssertionError("the server exited with " + exit + " on SIGTERM; log:\n" + server.tail(30));
         }
-        SampleTally replayed = new SampleTally(series, rounds);
+        SampleTally replayed = new SampleTally(series, rounds, samples.producedBy(rounds));
         StoredSamples.replay(launcher.dataDir(), SHARDS, replayed);
         Verdict verdict = new Verdict(exported, replayed);
         summary(details + " " + verdict.summary() + " server-starts=" + launcher.starts());

@@ -24,10 +24,64 @@ class KillNineCyclesTest extends ScenarioTest {
 
     @Test
     void killNineAtRandomMomentsLosesNothingAndStoresNothingTwice() throws Exception {
+        scenario = new CrashScenario("kill9", E2eEnvironment.broker(), null, List.of());
+        killAtRandomMoments(null);
+    }
+
+    /**
+     * The same with late samples in the stream ({@link KnownSamples#withLateSamples}: series spread over
+     * the partitions, samples held back, exact repeats) and a checkpoint every second, so runs are
+     * killed after checkpoints and chunk-file writes made while late samples were held, and restart
+     * from them (the samples a killed run consumed and committed come back only from its data directory).
+     */
+    @Test
+    void killNineWithLateSamplesInTheStreamLosesNothingAndStoresNothingTwice() throws Exception {
+        scenario = new CrashScenario("kill9-late", E2eEnvironment.broker(), null, List.of("head.checkpoint-interval=1s"),
+                KnownSamples.withLateSamples(CrashScenario.SERIES, CrashScenario.PARTITIONS));
+        LateKills late = new LateKills();
+        killAtRandomMoments(late);
+        assertThat(late.afterCheckpointAndChunkWrite).as("runs killed after a checkpoint and a chunk-file write with late "
+                + "samples held").isPositive();
+        assertThat(late.outOfOrder).as("late samples stored by the runs").isPositive();
+        assertThat(late.duplicates).as("exact repeats ignored by the runs").isPositive();
+    }
+
+    /** What the runs of the late-sample test did before their kill (from /metrics). */
+    private static final class LateKills {
+        int afterCheckpointAndChunkWrite;
+        long outOfOrder;
+        long duplicates;
+
+        void beforeKill(ServerProcess server) {
+            double held = metric(server, "sluice_head_out_of_order_series");
+            if (held > 0 && metric(server, "sluice_checkpoints_written_total") > 0
+                    && metric(server, "sluice_chunks_persisted_total") > 0) {
+                afterCheckpointAndChunkWrite++;
+            }
+            outOfOrder += (long) Math.max(0, metric(server, "sluice_samples_out_of_order_total"));
+            duplicates += (long) Math.max(0, metric(server, "sluice_samples_duplicate_total"));
+        }
+
+        @Override
+        public String toString() {
+            return "killed-after-checkpoint-and-chunk-write-with-late-held=" + afterCheckpointAndChunkWrite
+                    + " out-of-order-stored-by-killed-runs=" + outOfOrder + " duplicates-by-killed-runs=" + duplicates;
+        }
+
+        private static double metric(ServerProcess server, String name) {
+            try {
+                double v = server.metric(name, "");
+                return Double.isNaN(v) ? 0 : v;
+            } catch (IOException e) {
+                return 0;
+            }
+        }
+    }
+
+    private void killAtRandomMoments(LateKills late) throws Exception {
         int cycles = E2eEnvironment.cycles();
         long seed = E2eEnvironment.seed();
         SplittableRandom random = new SplittableRandom(seed);
-        scenario = new CrashScenario("kill9", E2eEnvironment.broker(), null, List.of());
         SampleProducer producer = scenario.startProducer(Duration.ofMillis(E2eEnvironment.roundIntervalMs()), 0,
                 cycles * MAX_ROUNDS_PER_CYCLE);
         long t0 = System.nanoTime();
@@ -48,6 +102,9 @@ class KillNineCyclesTest extends ScenarioTest {
             }
             pauseMs(delayMs); // the random moment of the kill: deliberate, not a synchronisation
             long appended = appendedSoFar(server);
+            if (late != null) {
+                late.beforeKill(server);
+            }
             server.kill();
             if (appended > 0) {
                 killedWhileAppending++;
@@ -58,7 +115,7 @@ class KillNineCyclesTest extends ScenarioTest {
         CrashScenario.Verdict verdict = scenario.verify(rounds, "cycles=" + cycles + " seed=" + seed + " round-interval="
                 + E2eEnvironment.roundIntervalMs() + "ms killed-while-starting="
                 + killedBeforeReady + " killed-while-appending=" + killedWhileAppending + " appended-by-killed-runs="
-                + appendedByKilledRuns + " duration=" + (System.nanoTime() - t0) / 1_000_000_000 + "s");
+                + appendedByKilledRuns + (late == null ? "" : " " + late) + " duration=" + (System.nanoTime() - t0) / 1_000_000_000 + "s");
 
         assertThat(rounds).as("rounds produced").isGreaterThan(cycles);
         assertThat(killedWhileAppending).as("runs killed in the middle of ingesting").isGreaterThan(cycles / 4);

@@ -5,16 +5,29 @@ package io.sluice.e2e;
  * (with the right value), and what was stored that was never produced. Filled by one thread.
  */
 final class SampleTally {
+    /** Which samples rounds {@code 0..rounds-1} produced: sample {@code k} of series {@code s}. */
+    interface Produced {
+        boolean test(int s, int k);
+    }
+
     private final int series;
     private final int rounds;
+    private final Produced produced;
     private final int[][] counts;   // [series][round]: times stored
     private long stored;
     private long unexpected;        // unknown series, off-grid or unproduced timestamp, wrong value
     private String firstUnexpected;
 
+    /** Every sample {@code 0..rounds-1} of every series produced. */
     SampleTally(int series, int rounds) {
+        this(series, rounds, (s, k) -> true);
+    }
+
+    /** Samples {@code k < rounds} of series {@code s} for which {@code produced} holds were produced. */
+    SampleTally(int series, int rounds, Produced produced) {
         this.series = series;
         this.rounds = rounds;
+        this.produced = produced;
         this.counts = new int[series][rounds];
     }
 
@@ -24,7 +37,7 @@ final class SampleTally {
         int s = parseSeries(seriesLabel);
         long k = (timestampMs - KnownSamples.START_MS) / KnownSamples.STEP_MS;
         boolean onGrid = (timestampMs - KnownSamples.START_MS) % KnownSamples.STEP_MS == 0;
-        if (s < 0 || s >= series || !onGrid || k < 0 || k >= rounds
+        if (s < 0 || s >= series || !onGrid || k < 0 || k >= rounds || !produced.test(s, (int) k)
                 || Double.doubleToRawLongBits(value) != Double.doubleToRawLongBits(KnownSamples.value(s, (int) k))) {
             unexpected++;
             if (firstUnexpected == null) {
@@ -47,7 +60,13 @@ final class SampleTally {
     }
 
     long expected() {
-        return (long) series * rounds;
+        long expected = 0;
+        for (int s = 0; s < series; s++) {
+            for (int k = 0; k < rounds; k++) {
+                expected += produced.test(s, k) ? 1 : 0;
+            }
+        }
+        return expected;
     }
 
     long stored() {
@@ -57,9 +76,9 @@ final class SampleTally {
     /** Produced samples not stored. */
     long lost() {
         long lost = 0;
-        for (int[] row : counts) {
-            for (int c : row) {
-                lost += c == 0 ? 1 : 0;
+        for (int s = 0; s < series; s++) {
+            for (int k = 0; k < rounds; k++) {
+                lost += counts[s][k] == 0 && produced.test(s, k) ? 1 : 0;
             }
         }
         return lost;
@@ -86,7 +105,7 @@ final class SampleTally {
         int n = 0;
         for (int s = 0; s < series && n < 5; s++) {
             for (int k = 0; k < rounds && n < 5; k++) {
-                if (counts[s][k] == 0) {
+                if (counts[s][k] == 0 && produced.test(s, k)) {
                     out.append(n++ == 0 ? "" : ", ").append(KnownSamples.seriesName(s)).append(" round ").append(k);
                 }
             }

@@ -12,7 +12,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Each kind of WAL damage ({@link WalDamage}) done to a killed server's shard-0 WAL after everything
  * was consumed and committed: {@code sluice wal inspect} reports it with file and position, the
  * restarted server reports its repair the same way and, as its own commit is now ahead of its WAL,
- * consumes the cut records again from Kafka: in the end none lost, none twice.
+ * consumes the cut records again from Kafka: in the end none lost, none twice. The stream carries
+ * late samples ({@link KnownSamples#withLateSamples}), so the records consumed again hold samples
+ * older than their series' newest, and exact repeats of stored ones.
  */
 class WalCorruptionTest extends ScenarioTest {
     private static final int FIRST_ROUNDS = 500;  // ~5 segments of 64 KiB per shard
@@ -22,7 +24,8 @@ class WalCorruptionTest extends ScenarioTest {
     @EnumSource(WalDamage.class)
     void damageIsReportedRepairedAndRefilledFromKafka(WalDamage damage) throws Exception {
         scenario = new CrashScenario("wal-" + damage.name().toLowerCase(Locale.ROOT).replace('_', '-'),
-                E2eEnvironment.broker(), null, List.of());
+                E2eEnvironment.broker(), null, List.of(),
+                KnownSamples.withLateSamples(CrashScenario.SERIES, CrashScenario.PARTITIONS));
         scenario.produce(0, FIRST_ROUNDS);
         ServerProcess first = scenario.launcher().startReady();
         scenario.progress().awaitCaughtUp(CrashScenario.CATCH_UP_TIMEOUT);

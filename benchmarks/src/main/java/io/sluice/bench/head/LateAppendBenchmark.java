@@ -107,7 +107,7 @@ public class LateAppendBenchmark extends AbstractBenchmark {
      * Heap bytes per late sample: {@code series} series get one hour of in-order samples at 15 s
      * (off-heap chunks), then {@code passes} passes of late samples, each one sample 3 s after every
      * in-order one (239 per series per pass, in time order, like a delayed replica's stream). Prints
-     * the heap used after a GC before and after the late samples.
+     * the heap used after a GC before and after the late samples, and the head's own estimate of it.
      * Arguments: [series (10000)] [passes (4)].
      */
     public static void main(String[] args) throws IOException {
@@ -148,6 +148,10 @@ public class LateAppendBenchmark extends AbstractBenchmark {
                             + d.shard.stats().get(ShardStats.Counter.SAMPLES_DUPLICATE_TIMESTAMP));
             System.out.printf("heap used after GC: before %d, after %d bytes: %.2f B per late sample, %.0f B per series%n",
                     before, after, (double) (after - before) / stored, (double) (after - before) / series);
+            long estimate = d.shard.outOfOrderBytes(); // what sluice_head_out_of_order_bytes shows
+            System.out.printf("the head's estimate (sluice_head_out_of_order_bytes): %d bytes, %.2f B per late sample "
+                    + "(%.2f of the measured), %d series%n", estimate, (double) estimate / stored,
+                    (double) estimate / (after - before), d.shard.outOfOrderSeriesCount());
         }
     }
 

@@ -90,6 +90,10 @@ public final class HeadMetrics implements MeterBinder {
         gauge(registry, "sluice.wal.error", shard, s -> s.walError() == null ? 0 : 1, tags, null,
                 "1 while the shard cannot write its WAL (ingestion held, e.g. disk full)");
         gauge(registry, "sluice.chunk", shard, Shard::chunkBytesInUse, tags, "bytes", "Chunk bytes in use");
+        gauge(registry, "sluice.head.out.of.order", shard, Shard::outOfOrderBytes, tags, "bytes",
+                "Heap bytes of the out-of-order samples the head holds (dropped with retention and idle series)");
+        gauge(registry, "sluice.head.out.of.order.series", shard, Shard::outOfOrderSeriesCount, tags, null,
+                "Series holding out-of-order samples");
     }
 
     private static void bindWal(MeterRegistry registry, Shard shard, Tags tags) {

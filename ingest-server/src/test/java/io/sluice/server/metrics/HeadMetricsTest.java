@@ -51,6 +51,9 @@ class HeadMetricsTest {
         for (long offset = 0; offset < 3; offset++) {
             TestHeads.feed(head, "m", 0, offset, SERIES, 1_000 * (offset + 1));
         }
+        TestHeads.awaitDurable(head, "m", 0, 2);
+        assertThat(sample("sluice_head_out_of_order_bytes")).as("in-order samples only").isZero();
+        assertThat(sample("sluice_head_out_of_order_series")).isZero();
         TestHeads.feed(head, "m", 0, 3, SERIES, 500); // older than each series' last sample: stored out of order
         TestHeads.feed(head, "m", 0, 4, SERIES, 500 - ShardOptions.DEFAULT_OUT_OF_ORDER_WINDOW_MS); // beyond the window: too old
         TestHeads.feed(head, "m", 0, 5, SERIES, 500); // a repeat of a stored out-of-order sample: duplicate
@@ -61,6 +64,9 @@ class HeadMetricsTest {
                 + sample("sluice_samples_appended_total", "shard=\"1\"")).isEqualTo(4.0 * SERIES);
         assertThat(HeadTotals.sum(head, ShardStats.Counter.SAMPLES_APPENDED)).isEqualTo(4L * SERIES);
         assertThat(sample("sluice_samples_out_of_order_total")).isEqualTo(SERIES);
+        assertThat(sample("sluice_head_out_of_order_series")).isEqualTo(SERIES);
+        assertThat(sample("sluice_head_out_of_order_bytes")).isEqualTo(head.shard(0).outOfOrderBytes()
+                + head.shard(1).outOfOrderBytes()).isGreaterThan(8.0 * SERIES);
         assertThat(sample("sluice_samples_duplicate_total")).isEqualTo(SERIES);
         assertThat(sample("sluice_samples_rejected_total", "reason=\"too_old\"")).isEqualTo(SERIES);
         assertThat(sample("sluice_samples_rejected_total", "reason=\"duplicate_timestamp\"")).isZero();

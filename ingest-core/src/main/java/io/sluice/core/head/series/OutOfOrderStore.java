@@ -16,10 +16,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * the in-order chunks; readers merge ({@link SeriesStore#snapshot}). Every change publishes a new
  * {@code Late} (copy on write), so a reader on any thread reads one consistent value without a lock.
  *
- * <p>Memory: about 16 bytes per buffered sample and ~1.5-3 bytes per sample in chunks, plus per
- * series with late data one {@code Late} and its arrays (~200 bytes), plus the map entry. Chunks
- * are dropped by the retention like closed chunks ({@link #dropExpired}) and with their series
- * ({@link #remove}).
+ * <p>Memory, all on the heap: about 16 bytes per buffered sample and ~1.5-3 bytes per sample in
+ * chunks, plus per series with late data one {@code Late} and its arrays (~200 bytes), plus the map
+ * entry. {@link #heapBytes()} keeps the estimate ({@link #heapBytes(Late)} per series), readable
+ * from any thread for the gauges. Chunks are dropped by the retention like closed chunks
+ * ({@link #dropExpired}) and with their series ({@link #remove}).
  *
  * <p>Threads: the shard thread changes it; any thread reads ({@link #get}).
  */
@@ -27,6 +28,10 @@ public final class OutOfOrderStore {
     /** Samples buffered per series before they are cut into an XOR chunk. */
     public static final int BUFFER_SAMPLES = 64;
 
+    /** A {@code ConcurrentHashMap} node (32 B), its boxed key (16 B) and its table slot (4 B, rounded up). */
+    private static final long MAP_ENTRY_BYTES = 56;
+    /** A {@code Late}: header and six compressed references. */
+    private static final long LATE_BYTES = 40;
     private static final long[] NO_LONGS = new long[0];
     private static final byte[][] NO_CHUNKS = new byte[0][];
 
@@ -35,6 +40,7 @@ public final class OutOfOrderStore {
     private final XorIterator iterator = new XorIterator();        // shard thread
     private long samples;                                           // shard thread
     private long chunkBytes;                                        // shard thread
+    private volatile long heapBytes;                                // written by the shard thread, read by any
 
     /**
      * One series' out-of-order samples, immutable: the buffer ({@code timestampsMs}/{@code valueBits},
@@ -99,6 +105,45 @@ public final class OutOfOrderStore {
     /** Bytes of out-of-order chunks held (their XOR bytes; buffers not included). Shard thread. */
     public long chunkBytes() {
         return chunkBytes;
+    }
+
+    /** Heap bytes of everything held (buffers, chunks, their arrays and map entries; an estimate). Any thread. */
+    public long heapBytes() {
+        return heapBytes;
+    }
+
+    /** Series with out-of-order samples. Any thread. */
+    public int seriesCount() {
+        return bySeries.size();
+    }
+
+    /**
+     * The heap bytes of one series' out-of-order samples: its {@code Late} and arrays (16-byte array
+     * headers, 8-byte alignment, compressed references) and its map entry (node and boxed id).
+     */
+    static long heapBytes(Late late) {
+        int c = late.chunks.length;
+        long bytes = MAP_ENTRY_BYTES + LATE_BYTES + array(8L * late.timestampsMs.length) + array(8L * late.valueBits.length)
+                + array(4L * c) + 2 * array(8L * c) + array(4L * c);
+        for (byte[] chunk : late.chunks) {
+            bytes += array(chunk.length);
+        }
+        return bytes;
+    }
+
+    private static long array(long payloadBytes) {
+        return (16 + payloadBytes + 7) & ~7L;
+    }
+
+    /** Makes {@code next} (null: none) series {@code id}'s value in place of {@code previous} (null: none). */
+    private void publish(int id, Late previous, Late next) {
+        long delta = (next == null ? 0 : heapBytes(next)) - (previous == null ? 0 : heapBytes(previous));
+        if (next == null) {
+            bySeries.remove(id);
+        } else {
+            bySeries.put(id, next);
+        }
+        heapBytes += delta; // single writer: the shard thread
     }
 
     /**
@@ -168,7 +213,7 @@ public final class OutOfOrderStore {
             nts = NO_LONGS;
             nvs = NO_LONGS;
         }
-        bySeries.put(id, new Late(nts, nvs, chunks, mins, maxs, counts));
+        publish(id, late, new Late(nts, nvs, chunks, mins, maxs, counts));
     }
 
     /**
@@ -193,14 +238,15 @@ public final class OutOfOrderStore {
         int rest = chunkCount * BUFFER_SAMPLES;
         samples += n;
         if (n > 0) {
-            bySeries.put(id, new Late(Arrays.copyOfRange(ts, rest, n), Arrays.copyOfRange(vs, rest, n), chunks, mins, maxs, counts));
+            publish(id, null, new Late(Arrays.copyOfRange(ts, rest, n), Arrays.copyOfRange(vs, rest, n), chunks, mins, maxs, counts));
         }
     }
 
     /** Drops series {@code id}'s out-of-order samples (eviction). Shard thread. */
     public void remove(int id) {
-        Late late = bySeries.isEmpty() ? null : bySeries.remove(id);
+        Late late = bySeries.isEmpty() ? null : bySeries.get(id);
         if (late != null) {
+            publish(id, late, null);
             samples -= late.sampleCount();
             for (byte[] c : late.chunks) {
                 chunkBytes -= c.length;
@@ -250,11 +296,7 @@ public final class OutOfOrderStore {
         samples -= keepFrom;
         long[] ts = Arrays.copyOfRange(late.timestampsMs, keepFrom, late.timestampsMs.length);
         long[] vs = Arrays.copyOfRange(late.valueBits, keepFrom, late.valueBits.length);
-        if (ts.length == 0 && kept == 0) {
-            bySeries.remove(id);
-        } else {
-            bySeries.put(id, new Late(ts, vs, chunks, mins, maxs, counts));
-        }
+        publish(id, late, ts.length == 0 && kept == 0 ? null : new Late(ts, vs, chunks, mins, maxs, counts));
         return dropped;
     }
 

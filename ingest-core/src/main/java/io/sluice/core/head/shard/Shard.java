@@ -470,11 +470,21 @@ public final class Shard implements AutoCloseable {
     public MemoryReport memoryReport() {
         return new MemoryReport(store.count(), store.structBytes(), registry.footprintBytes(), seriesIndex.postingsHeapBytes(),
                 seriesIndex.symbols().heapBytes() - seriesIndex.symbols().symbolBytes(), store.labelBytes(),
-                seriesIndex.symbols().symbolBytes(), store.chunkBytesInUse());
+                seriesIndex.symbols().symbolBytes(), store.chunkBytesInUse(), store.outOfOrder().heapBytes());
     }
 
     public long chunkBytesInUse() {
         return store.chunkBytesInUse();
+    }
+
+    /** Heap bytes of the out-of-order samples this shard holds (an estimate, see {@code OutOfOrderStore}). Any thread. */
+    public long outOfOrderBytes() {
+        return store.outOfOrder().heapBytes();
+    }
+
+    /** Series of this shard with out-of-order samples. Any thread. */
+    public int outOfOrderSeriesCount() {
+        return store.outOfOrder().seriesCount();
     }
 
     /** The WAL, for metrics and inspection. */

@@ -44,6 +44,7 @@ class SeriesFootprintTest {
                     report.overheadBytesPerSeries(), (double) report.labelTextBytes() / series));
             assertThat(report.series()).isEqualTo(series);
             assertThat(report.overheadBytesPerSeries()).as("bytes per series beyond label text: %s", report).isLessThanOrEqualTo(200);
+            assertThat(report.outOfOrderBytes()).as("series with in-order samples only: nothing out of order").isZero();
         }
     }
 }
