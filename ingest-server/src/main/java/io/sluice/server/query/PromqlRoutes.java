@@ -11,6 +11,8 @@ import io.sluice.promql.labels.Labels;
 import io.sluice.server.http.ClientConnection;
 import io.sluice.server.http.Reply;
 import io.sluice.server.http.RequestParams;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
@@ -50,7 +52,7 @@ final class PromqlRoutes {
         long lookback = lookback(params);
         int limit = QueryRequests.limit(params);
         QueryResult result = run(() -> engine.instant(storage, query, t, lookback, limits));
-        return MetadataRoutes.ok(write(result, limit));
+        return answer(result, limit);
     }
 
     Reply range(FullHttpRequest request) throws ApiError {
@@ -72,7 +74,7 @@ final class PromqlRoutes {
         long lookback = lookback(params);
         int limit = QueryRequests.limit(params);
         QueryResult result = run(() -> engine.range(storage, query, startMs, endMs, stepMs, lookback, limits));
-        return MetadataRoutes.ok(write(result, limit));
+        return answer(result, limit);
     }
 
     private interface Evaluation {
@@ -127,9 +129,28 @@ final class PromqlRoutes {
         return text == null || text.isEmpty() ? 0 : PromTime.parseDurationParamMs(text, "lookback_delta");
     }
 
-    /** Prometheus' JSON for a result; {@code limit} > 0 keeps that many series and warns when it cut. */
-    static JsonBuffer write(QueryResult result, int limit) {
-        JsonBuffer json = new JsonBuffer(4096);
+    /**
+     * The result as Prometheus' JSON, streamed to the client in HTTP chunks ({@link Reply#streamed}): the
+     * answer is written series by series through a buffer of about {@value #FLUSH_BYTES} bytes, so a large
+     * matrix costs its evaluated result, never also its whole JSON text.
+     */
+    private static Reply answer(QueryResult result, int limit) {
+        return Reply.streamed(ApiError.JSON, java.util.Map.of(), out -> {
+            JsonBuffer json = new JsonBuffer(FLUSH_BYTES + (FLUSH_BYTES >> 2));
+            write(result, limit, json, out);
+            json.writeTo(out);
+        });
+    }
+
+    /** Bytes gathered before they go to the output stream. */
+    static final int FLUSH_BYTES = 32 << 10;
+
+    /**
+     * Prometheus' JSON for a result; {@code limit} > 0 keeps that many series and warns when it cut. What
+     * is written goes to {@code out} whenever the buffer holds {@link #FLUSH_BYTES}; the rest stays in
+     * {@code json} for the caller.
+     */
+    private static void write(QueryResult result, int limit, JsonBuffer json, OutputStream out) throws IOException {
         json.raw("{\"status\":\"success\",\"data\":{\"resultType\":\"").raw(result.type().apiName()).raw("\",\"result\":");
         boolean truncated = false;
         switch (result.type()) {
@@ -154,10 +175,14 @@ final class PromqlRoutes {
                         json.raw(",\"values\":[");
                         for (int p = 0; p < s.count(); p++) {
                             point(p == 0 ? json : json.raw(','), s.timestamps()[p], s.values()[p]);
+                            if ((p & 63) == 63) {
+                                flushIfFull(json, out);
+                            }
                         }
                         json.raw(']');
                     }
                     json.raw('}');
+                    flushIfFull(json, out);
                 }
                 json.raw(']');
             }
@@ -170,7 +195,14 @@ final class PromqlRoutes {
         }
         strings(json, "warnings", warnings);
         strings(json, "infos", result.infos());
-        return json.raw('}');
+        json.raw('}');
+    }
+
+    private static void flushIfFull(JsonBuffer json, OutputStream out) throws IOException {
+        if (json.length() >= FLUSH_BYTES) {
+            json.writeTo(out);
+            json.reset();
+        }
     }
 
     private static void strings(JsonBuffer json, String field, List<String> values) {
