@@ -130,11 +130,25 @@ final class PromqlRoutes {
     }
 
     /**
-     * The result as Prometheus' JSON, streamed to the client in HTTP chunks ({@link Reply#streamed}): the
-     * answer is written series by series through a buffer of about {@value #FLUSH_BYTES} bytes, so a large
-     * matrix costs its evaluated result, never also its whole JSON text.
+     * The result as Prometheus' JSON. An answer of up to {@value #WHOLE_POINTS} points (about 2 MB of
+     * JSON) is built whole and sent in one write; a larger one streams to the client in HTTP chunks
+     * ({@link Reply#streamed}) through a buffer of about {@value #FLUSH_BYTES} bytes, so a large matrix
+     * costs its evaluated result, never also its whole JSON text.
      */
-    private static Reply answer(QueryResult result, int limit) {
+    private static Reply answer(QueryResult result, int limit) throws ApiError {
+        long points = 0;
+        for (QueryResult.Series s : result.series()) {
+            points += s.count();
+        }
+        if (points <= WHOLE_POINTS) {
+            JsonBuffer json = new JsonBuffer(4096);
+            try {
+                write(result, limit, json, null);
+            } catch (IOException impossible) {
+                throw new java.io.UncheckedIOException(impossible); // nothing is written to a stream
+            }
+            return MetadataRoutes.ok(json);
+        }
         return Reply.streamed(ApiError.JSON, java.util.Map.of(), out -> {
             JsonBuffer json = new JsonBuffer(FLUSH_BYTES + (FLUSH_BYTES >> 2));
             write(result, limit, json, out);
@@ -142,13 +156,15 @@ final class PromqlRoutes {
         });
     }
 
+    /** Answers with at most this many points are sent whole, larger ones streamed. */
+    static final int WHOLE_POINTS = 50_000;
     /** Bytes gathered before they go to the output stream. */
     static final int FLUSH_BYTES = 32 << 10;
 
     /**
-     * Prometheus' JSON for a result; {@code limit} > 0 keeps that many series and warns when it cut. What
-     * is written goes to {@code out} whenever the buffer holds {@link #FLUSH_BYTES}; the rest stays in
-     * {@code json} for the caller.
+     * Prometheus' JSON for a result; {@code limit} > 0 keeps that many series and warns when it cut. With
+     * {@code out}, what is written goes there whenever the buffer holds {@link #FLUSH_BYTES} (the rest stays
+     * in {@code json} for the caller); without, the whole answer stays in {@code json}.
      */
     private static void write(QueryResult result, int limit, JsonBuffer json, OutputStream out) throws IOException {
         json.raw("{\"status\":\"success\",\"data\":{\"resultType\":\"").raw(result.type().apiName()).raw("\",\"result\":");
@@ -199,7 +215,7 @@ final class PromqlRoutes {
     }
 
     private static void flushIfFull(JsonBuffer json, OutputStream out) throws IOException {
-        if (json.length() >= FLUSH_BYTES) {
+        if (out != null && json.length() >= FLUSH_BYTES) {
             json.writeTo(out);
             json.reset();
         }
