@@ -10,7 +10,7 @@
 #   benchmarks/query-vs-prometheus.sh [--series N] [--runs R] [--warmup W] [--only Q,...] [--dir D] [--no-flame] [--keep]
 #
 # --only: some of the queries by name (sum_rate, hist_quantile, topk, group_left, regex_count).
-# Defaults: 10000 series, 10 runs after 3 warm-up runs, D=/tmp/sluice-query-bench (deleted at the end unless
+# Defaults: 10000 series, 10 runs after 20 warm-up runs (the JIT compiles the query path meanwhile), D=/tmp/sluice-query-bench (deleted at the end unless
 # --keep). SERVER_HEAP (2g) is Sluice's -Xmx. Prometheus v0.314.0 (`prometheus`, `promtool`) comes from
 # PROMETHEUS_DIR (default ~/.cache/sluice/prometheus-v0.314.0), built there from the Go module
 # benchmarks/anchors/prometheus when missing (Go 1.26; the Go module proxy; a few minutes the first time).
@@ -21,7 +21,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 source benchmarks/lib.sh
 
-series=10000 runs=10 warmup=3 dir=/tmp/sluice-query-bench flame=1 keep=0 only=()
+series=10000 runs=10 warmup=20 dir=/tmp/sluice-query-bench flame=1 keep=0 only=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --series) series="$2"; shift 2 ;;

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import org.roaringbitmap.FastAggregation;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -275,17 +276,27 @@ public final class Selector {
             return r;
         }
 
+        /**
+         * The union of the postings of {@code valueIds}, in one pass over all of them
+         * ({@link FastAggregation#or}): folding them in one at a time would re-merge the growing
+         * result for every value, quadratic for a regex over thousands of single-series values.
+         */
         private RoaringBitmap union(Postings postings, RoaringBitmap valueIds) {
-            RoaringBitmap u = new RoaringBitmap();
-            if (valueIds != null) {
-                valueIds.forEach((int valueId) -> {
-                    RoaringBitmap series = postings.pairLocked(nameId, valueId);
-                    if (series != null) {
-                        u.or(series);
-                    }
-                });
+            if (valueIds == null) {
+                return new RoaringBitmap();
             }
-            return u;
+            List<RoaringBitmap> lists = new ArrayList<>(valueIds.getCardinality());
+            valueIds.forEach((int valueId) -> {
+                RoaringBitmap series = postings.pairLocked(nameId, valueId);
+                if (series != null) {
+                    lists.add(series);
+                }
+            });
+            return switch (lists.size()) {
+                case 0 -> new RoaringBitmap();
+                case 1 -> lists.get(0).clone();
+                default -> FastAggregation.or(lists.iterator());
+            };
         }
     }
 }

@@ -131,12 +131,12 @@ final class HeadQueryable implements Queryable {
             if (started && samples.timestampMs() >= timeMs) {
                 return true;
             }
-            while (next()) {
-                if (samples.timestampMs() >= timeMs) {
-                    return true;
-                }
+            started = true;
+            if (!samples.seek(timeMs)) {
+                atEnd = true;
+                return false;
             }
-            return false;
+            return true;
         }
 
         @Override

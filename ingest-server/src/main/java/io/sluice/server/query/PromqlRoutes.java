@@ -11,6 +11,8 @@ import io.sluice.promql.labels.Labels;
 import io.sluice.server.http.ClientConnection;
 import io.sluice.server.http.Reply;
 import io.sluice.server.http.RequestParams;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
@@ -50,7 +52,7 @@ final class PromqlRoutes {
         long lookback = lookback(params);
         int limit = QueryRequests.limit(params);
         QueryResult result = run(() -> engine.instant(storage, query, t, lookback, limits));
-        return MetadataRoutes.ok(write(result, limit));
+        return answer(result, limit);
     }
 
     Reply range(FullHttpRequest request) throws ApiError {
@@ -72,7 +74,7 @@ final class PromqlRoutes {
         long lookback = lookback(params);
         int limit = QueryRequests.limit(params);
         QueryResult result = run(() -> engine.range(storage, query, startMs, endMs, stepMs, lookback, limits));
-        return MetadataRoutes.ok(write(result, limit));
+        return answer(result, limit);
     }
 
     private interface Evaluation {
@@ -127,9 +129,44 @@ final class PromqlRoutes {
         return text == null || text.isEmpty() ? 0 : PromTime.parseDurationParamMs(text, "lookback_delta");
     }
 
-    /** Prometheus' JSON for a result; {@code limit} > 0 keeps that many series and warns when it cut. */
-    static JsonBuffer write(QueryResult result, int limit) {
-        JsonBuffer json = new JsonBuffer(4096);
+    /**
+     * The result as Prometheus' JSON. An answer of up to {@value #WHOLE_POINTS} points (about 2 MB of
+     * JSON) is built whole and sent in one write; a larger one streams to the client in HTTP chunks
+     * ({@link Reply#streamed}) through a buffer of about {@value #FLUSH_BYTES} bytes, so a large matrix
+     * costs its evaluated result, never also its whole JSON text.
+     */
+    private static Reply answer(QueryResult result, int limit) throws ApiError {
+        long points = 0;
+        for (QueryResult.Series s : result.series()) {
+            points += s.count();
+        }
+        if (points <= WHOLE_POINTS) {
+            JsonBuffer json = new JsonBuffer(4096);
+            try {
+                write(result, limit, json, null);
+            } catch (IOException impossible) {
+                throw new java.io.UncheckedIOException(impossible); // nothing is written to a stream
+            }
+            return MetadataRoutes.ok(json);
+        }
+        return Reply.streamed(ApiError.JSON, java.util.Map.of(), out -> {
+            JsonBuffer json = new JsonBuffer(FLUSH_BYTES + (FLUSH_BYTES >> 2));
+            write(result, limit, json, out);
+            json.writeTo(out);
+        });
+    }
+
+    /** Answers with at most this many points are sent whole, larger ones streamed. */
+    static final int WHOLE_POINTS = 50_000;
+    /** Bytes gathered before they go to the output stream. */
+    static final int FLUSH_BYTES = 32 << 10;
+
+    /**
+     * Prometheus' JSON for a result; {@code limit} > 0 keeps that many series and warns when it cut. With
+     * {@code out}, what is written goes there whenever the buffer holds {@link #FLUSH_BYTES} (the rest stays
+     * in {@code json} for the caller); without, the whole answer stays in {@code json}.
+     */
+    private static void write(QueryResult result, int limit, JsonBuffer json, OutputStream out) throws IOException {
         json.raw("{\"status\":\"success\",\"data\":{\"resultType\":\"").raw(result.type().apiName()).raw("\",\"result\":");
         boolean truncated = false;
         switch (result.type()) {
@@ -154,10 +191,14 @@ final class PromqlRoutes {
                         json.raw(",\"values\":[");
                         for (int p = 0; p < s.count(); p++) {
                             point(p == 0 ? json : json.raw(','), s.timestamps()[p], s.values()[p]);
+                            if ((p & 63) == 63) {
+                                flushIfFull(json, out);
+                            }
                         }
                         json.raw(']');
                     }
                     json.raw('}');
+                    flushIfFull(json, out);
                 }
                 json.raw(']');
             }
@@ -170,7 +211,14 @@ final class PromqlRoutes {
         }
         strings(json, "warnings", warnings);
         strings(json, "infos", result.infos());
-        return json.raw('}');
+        json.raw('}');
+    }
+
+    private static void flushIfFull(JsonBuffer json, OutputStream out) throws IOException {
+        if (out != null && json.length() >= FLUSH_BYTES) {
+            json.writeTo(out);
+            json.reset();
+        }
     }
 
     private static void strings(JsonBuffer json, String field, List<String> values) {

@@ -161,4 +161,33 @@ class QueryRoutesTest {
         assertThat(fx.get("/api/v1/query_range?query=x&start=1&end=4&step=1").statusCode()).isEqualTo(422);
         assertThat(fx.registry.scrape()).contains("sluice_query_rejected_total{reason=\"max_samples\"} 2.0");
     }
+
+    @Test
+    void aLargeAnswerStreamsTheSameJsonAsASmallOneIsSent(@TempDir Path other) throws Exception {
+        fx.close();
+        fx = new QueryFixture(other, 2, new QueryOptions(1000, 1_000_000, LOOKBACK_MS));
+        int series = 6;
+        int steps = 10_000; // 60,000 points: above PromqlRoutes.WHOLE_POINTS, so streamed in chunks
+        long[] ts = new long[steps];
+        for (int k = 0; k < steps; k++) {
+            ts[k] = (k + 1) * 1000L;
+        }
+        StringBuilder expected = new StringBuilder();
+        for (int i = 0; i < series; i++) {
+            double[] vs = new double[steps];
+            StringBuilder values = new StringBuilder();
+            for (int k = 0; k < steps; k++) {
+                vs[k] = i * 100_000 + k + 0.5;
+                values.append(k == 0 ? "" : ",").append('[').append(k + 1).append(",\"").append(i * 100_000 + k).append(".5\"]");
+            }
+            fx.append(Map.of("__name__", "big", "i", Integer.toString(i)), ts, vs);
+            expected.append(i == 0 ? "" : ",").append("{\"metric\":{\"__name__\":\"big\",\"i\":\"").append(i)
+                    .append("\"},\"values\":[").append(values).append("]}");
+        }
+        HttpResponse<String> r = fx.get("/api/v1/query_range?query=big&start=1&end=" + steps + "&step=1");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo(matrix(expected.toString()));
+        String small = fx.get("/api/v1/query_range?query=" + enc("big{i=\"3\"}") + "&start=1&end=" + steps + "&step=1").body();
+        assertThat(r.body()).contains(small.substring(small.indexOf("[{") + 1, small.lastIndexOf("}]") + 1));
+    }
 }

@@ -354,7 +354,7 @@ final class Functions {
             }
         }
         Expr arg = args.get(mi);
-        Evaluator.Windows w = ev.windows(arg, g);
+        Windows w = ev.windows(arg, g);
         int n = g.n();
         boolean keepName = fn.equals("last_over_time") || fn.equals("first_over_time");
         boolean counterCheck = fn.equals("rate") || fn.equals("increase");
@@ -430,7 +430,7 @@ final class Functions {
     }
 
     /** Calls {@code f} for each step with the window (windowEnd - range, windowEnd] of the current series. */
-    static void slide(Evaluator.Windows w, Grid g, WindowFn f) {
+    static void slide(Windows w, Grid g, WindowFn f) {
         int lo = 0;
         int hi = 0;
         long prevEnd = Long.MIN_VALUE;

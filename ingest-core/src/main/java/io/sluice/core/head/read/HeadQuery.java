@@ -56,40 +56,66 @@ public final class HeadQuery {
 
     /**
      * {@link LabelsView#compareTo}'s order (Prometheus' {@code labels.Compare}: label by label, name then
-     * value in unsigned bytes, a prefix first) on two whole canonical label sets, comparing byte ranges
-     * at once rather than byte by byte. The bytes are the head's own, so well formed.
+     * value in unsigned bytes, a prefix first) on two whole canonical label sets. One vectorised
+     * {@link Arrays#mismatch} finds the first differing byte; the bytes before it are the same in both, so
+     * both sets' fields (length varint, then bytes; names and values alternate) begin at the same offsets
+     * up to it, and walking {@code a}'s fields finds the field it falls in: inside equal-length contents the
+     * differing byte decides, else the two fields are compared whole. The bytes are the head's own, so well
+     * formed.
      */
     static int compareCanonical(byte[] a, byte[] b) {
+        int m = Arrays.mismatch(a, b);
+        if (m < 0) {
+            return 0;
+        }
         int i = 0;
-        int j = 0;
-        while (i < a.length && j < b.length) {
-            for (int part = 0; part < 2; part++) { // the name, then the value
-                int la = 0;
-                int x;
-                for (int shift = 0; ; shift += 7) {
-                    x = a[i++] & 0xFF;
-                    la |= (x & 0x7F) << shift;
-                    if (x < 0x80) {
-                        break;
-                    }
+        while (true) {
+            int start = i;
+            if (start == m) {
+                return compareFieldAt(a, b, start);
+            }
+            int len = 0;
+            for (int shift = 0; ; shift += 7) {
+                int x = a[i++] & 0xFF;
+                len |= (x & 0x7F) << shift;
+                if (x < 0x80) {
+                    break;
                 }
-                int lb = 0;
-                for (int shift = 0; ; shift += 7) {
-                    x = b[j++] & 0xFF;
-                    lb |= (x & 0x7F) << shift;
-                    if (x < 0x80) {
-                        break;
-                    }
-                }
-                int c = Arrays.compareUnsigned(a, i, i + la, b, j, j + lb);
-                if (c != 0) {
-                    return c;
-                }
-                i += la;
-                j += lb;
+            }
+            if (m < i) { // inside the length: the fields' lengths differ
+                return compareFieldAt(a, b, start);
+            }
+            if (m < i + len) { // inside contents of the same length
+                return Integer.compare(a[m] & 0xFF, b[m] & 0xFF);
+            }
+            i += len;
+        }
+    }
+
+    /** The field (length varint, bytes) at {@code at} of {@code a} against {@code b}'s; a set that ends there is less. */
+    private static int compareFieldAt(byte[] a, byte[] b, int at) {
+        if (at == a.length || at == b.length) {
+            return Boolean.compare(at < a.length, at < b.length);
+        }
+        int i = at;
+        int la = 0;
+        for (int shift = 0; ; shift += 7) {
+            int x = a[i++] & 0xFF;
+            la |= (x & 0x7F) << shift;
+            if (x < 0x80) {
+                break;
             }
         }
-        return Boolean.compare(i < a.length, j < b.length);
+        int j = at;
+        int lb = 0;
+        for (int shift = 0; ; shift += 7) {
+            int x = b[j++] & 0xFF;
+            lb |= (x & 0x7F) << shift;
+            if (x < 0x80) {
+                break;
+            }
+        }
+        return Arrays.compareUnsigned(a, i, i + la, b, j, j + lb);
     }
 
     /**

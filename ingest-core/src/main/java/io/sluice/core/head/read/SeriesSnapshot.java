@@ -264,6 +264,20 @@ public final class SeriesSnapshot {
         }
 
         public boolean next() {
+            return advance(Long.MIN_VALUE, false);
+        }
+
+        /**
+         * Moves to the first sample at or after {@code targetMs} (in range), staying on the current one when
+         * it already is; false when there is none. Decodes the samples before it in the chunk's own loop
+         * ({@link XorIterator#seek}), without returning each one.
+         */
+        public boolean seek(long targetMs) {
+            return advance(targetMs, true);
+        }
+
+        private boolean advance(long targetMs, boolean seek) {
+            long target = Math.max(targetMs, minTimeMs);
             while (true) {
                 if (!inChunk) {
                     if (chunk == chunkCount) {
@@ -276,7 +290,7 @@ public final class SeriesSnapshot {
                     chunk++;
                     inChunk = true;
                 }
-                if (!iterator.next()) {
+                if (!(seek ? iterator.seek(target) : iterator.next())) {
                     corrupt |= iterator.hasError();
                     inChunk = false;
                     continue;
