@@ -41,7 +41,8 @@ public final class KafkaIngestStarter implements Ingest.Starter {
         KafkaSettings kafka = config.kafka();
         return new IngestConfig(kafka.bootstrapServers(), kafka.groupId(), kafka.groupInstanceId(), kafka.consumerThreads(),
                 kafka.formatByTopic(), kafka.clientProperties(), kafka.deadLetterTopic(), config.decoderLimits(),
-                config.labelLimits(), kafka.commitIntervalMs(), kafka.pollTimeoutMs(), kafka.deadLetterSkippedLines());
+                config.labelLimits(), kafka.commitIntervalMs(), kafka.pollTimeoutMs(), kafka.deadLetterSkippedLines(),
+                kafka.groupProtocol(), kafka.sessionTimeoutMs());
     }
 
     /** Resolves {@code kafka.group-instance-id} as the class comment says. */

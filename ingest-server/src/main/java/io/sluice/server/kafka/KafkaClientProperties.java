@@ -1,5 +1,6 @@
 package io.sluice.server.kafka;
 
+import io.sluice.server.config.KafkaSettings.GroupProtocol;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -39,9 +40,20 @@ final class KafkaClientProperties {
             p.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, config.groupInstanceId() + "-" + thread);
         }
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
-        p.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
+        p.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, config.groupProtocol().configName());
+        if (config.groupProtocol() == GroupProtocol.CLASSIC) {
+            // The consumer protocol assigns on the broker and takes session and heartbeat from the group's
+            // configuration: Kafka refuses these three with it.
+            p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+            p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, Long.toString(config.sessionTimeoutMs()));
+            p.putIfAbsent(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, Long.toString(heartbeatIntervalMs(config)));
+        }
         return p;
+    }
+
+    /** The classic protocol's heartbeat interval: a third of the session timeout, as Kafka advises. */
+    static long heartbeatIntervalMs(IngestConfig config) {
+        return config.sessionTimeoutMs() / 3;
     }
 
     /** Properties of the dead-letter producer: idempotent, acknowledged by all replicas. */
