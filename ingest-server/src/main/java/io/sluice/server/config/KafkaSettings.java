@@ -31,7 +31,9 @@ public record KafkaSettings(String bootstrapServers, String groupId, String grou
      * long; its partitions are consumed by nobody until then (Kafka's default is 45 s).
      */
     public static final long DEFAULT_SESSION_TIMEOUT_MS = 10_000;
-    /** Session timeouts accepted (a broker also refuses less than its group.classic.min.session.timeout.ms, 6 s by default). */
+    /** The classic protocol's heartbeat interval (a third of the session when that is shorter). */
+    public static final long HEARTBEAT_INTERVAL_MS = 1_000;
+    /** Session timeouts accepted (a broker also refuses less than its group.min.session.timeout.ms, 6 s by default). */
     public static final long MIN_SESSION_TIMEOUT_MS = 1_000;
     public static final long MAX_SESSION_TIMEOUT_MS = 1_800_000;
 

@@ -32,7 +32,7 @@ import java.util.TreeMap;
  * @param deadLetterSkippedLines also copy to the dead-letter topic a stored record that lost lines
  *                          (influx), with the number lost in a header
  * @param groupProtocol     the consumer group protocol: {@code classic} or {@code consumer} (KIP-848)
- * @param sessionTimeoutMs  the classic protocol's session timeout (heartbeats every third of it); with the
+ * @param sessionTimeoutMs  the classic protocol's session timeout (a heartbeat every second); with the
  *                          consumer protocol the broker's group configuration sets both and this is unused
  */
 public record IngestConfig(

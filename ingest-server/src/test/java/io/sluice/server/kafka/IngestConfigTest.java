@@ -71,7 +71,9 @@ class IngestConfigTest {
         Map<String, Object> classic = KafkaClientProperties.consumer(valid(), 0);
         assertThat(classic).containsEntry(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic")
                 .containsEntry(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000")
-                .containsEntry(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "3333");
+                .containsEntry(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "1000");
+        assertThat(KafkaClientProperties.consumer(valid().withSessionTimeoutMs(1_500), 0))
+                .containsEntry(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "500");
         assertThat(KafkaClientProperties.consumer(valid().withSessionTimeoutMs(6_000)
                 .withKafkaProperties(Map.of("heartbeat.interval.ms", "500")), 0))
                 .containsEntry(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "6000")

@@ -199,7 +199,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         // protocol's is the client's session.timeout.ms; the consumer protocol's (KIP-848) is the broker's
         // group.consumer.session.timeout.ms / heartbeat.interval.ms (45 s / 5 s, kept here), which a group's
         // own configuration (consumer.session.timeout.ms, ...) may lower down to these minimums.
-        p.put("group.classic.min.session.timeout.ms", "1000");
+        p.put("group.min.session.timeout.ms", "1000");
         p.put("group.consumer.min.session.timeout.ms", "1000");
         p.put("group.consumer.min.heartbeat.interval.ms", "500");
         p.put("log.flush.interval.messages", Long.toString(Long.MAX_VALUE));
