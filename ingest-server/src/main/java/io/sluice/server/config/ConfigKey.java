@@ -96,8 +96,8 @@ public enum ConfigKey {
                     + "(`consumer.session.timeout.ms`, 45 s unless lowered; see [Operations](#operations))."),
     KAFKA_SESSION_TIMEOUT("kafka.session-timeout", duration(KafkaSettings.DEFAULT_SESSION_TIMEOUT_MS),
             "Classic protocol: a member that stops heartbeating (killed, hung, paused) loses its partitions after "
-                    + "this long (1s..30m; Kafka's default: 45s); a heartbeat goes every second (every third of it if shorter). Shorter fails over "
-                    + "sooner and rebalances on shorter stalls. The broker must allow it "
+                    + "this long (1s..30m; Kafka's default: 45s); a heartbeat goes every second (every third of it if "
+                    + "shorter). Shorter fails over sooner and rebalances on shorter stalls. The broker must allow it "
                     + "(`group.min.session.timeout.ms`, 6s by default)."),
     KAFKA_CONSUMER_THREADS("kafka.consumer-threads", number(KafkaSettings.DEFAULT_CONSUMER_THREADS), "Consumer threads, each its own KafkaConsumer in the group (1..256)."),
     KAFKA_TOPICS("kafka.topics", null, "required",
