@@ -23,3 +23,12 @@ build_benchmarks_jar() {
 safe_name() {
   echo "$1" | tr -c 'A-Za-z0-9' '_' | sed 's/_*$//'
 }
+
+# Waits for `sluice broker`'s ready line in its log ($1) and prints the address; fails when it never comes.
+broker_address() {
+  for _ in $(seq 600); do grep -q '^bootstrap-servers: ' "$1" && break; sleep 0.1; done
+  local address
+  address="$(sed -n 's/^bootstrap-servers: //p' "$1" | head -n 1)"
+  [ -n "$address" ] || { echo "the broker did not start; see $1" >&2; return 1; }
+  echo "$address"
+}

@@ -62,9 +62,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 "$JAVA" "${JVM_FLAGS[@]}" -Xmx1g -jar "$jar" broker --dir "$dir/broker" --topic "metrics:$partitions" \
   > "$dir/logs/broker.log" 2>&1 &
 pids+=($!)
-for _ in $(seq 600); do grep -q '^bootstrap-servers: ' "$dir/logs/broker.log" && break; sleep 0.1; done
-bootstrap="$(sed -n 's/^bootstrap-servers: //p' "$dir/logs/broker.log")"
-[ -n "$bootstrap" ] || { echo "the broker did not start; see $dir/logs/broker.log" >&2; exit 1; }
+bootstrap="$(broker_address "$dir/logs/broker.log")"
 log "broker at $bootstrap"
 
 # --- server -------------------------------------------------------------------------------------

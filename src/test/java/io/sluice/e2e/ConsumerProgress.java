@@ -36,6 +36,12 @@ final class ConsumerProgress {
                 () -> lag(end) == 0, () -> "committed " + committed());
     }
 
+    /** Waits until every partition's committed offset reaches {@code target}'s (producing may go on). */
+    void awaitCommittedBeyond(Map<TopicPartition, Long> target, Duration timeout) {
+        Poll.until("consumer group " + group + " committing up to " + target, timeout,
+                () -> lag(target) == 0, () -> "committed " + committed());
+    }
+
     /** Records not yet committed, summed over partitions. */
     long lag(Map<TopicPartition, Long> end) {
         Map<TopicPartition, Long> committed = committed();

@@ -38,7 +38,7 @@ class RestartAfterKillTest extends ScenarioTest {
         // member's session (10 min here) to expire, beyond the launcher's ready timeout.
         scenario = new CrashScenario("restart", E2eEnvironment.broker(), null,
                 List.of("head.checkpoint-interval=0", "wal.segment-size=1MiB", "kafka.commit-interval=200ms",
-                        "kafka.group-instance-id=", "kafka.session.timeout.ms=600000"), SERIES);
+                        "kafka.group-instance-id=", "kafka.session-timeout=10m"), SERIES);
         ServerLauncher launcher = scenario.launcher();
         int walEnd = CHECKPOINTED_ROUNDS + WAL_ROUNDS;
         int end = walEnd + WHILE_DOWN_ROUNDS;

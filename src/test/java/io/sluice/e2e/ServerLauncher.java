@@ -40,7 +40,6 @@ final class ServerLauncher implements AutoCloseable {
                 "kafka.topics=" + topic + "=sluice",
                 "kafka.group-id=" + group,
                 "kafka.group-instance-id=" + group + "-member",
-                "kafka.session.timeout.ms=10000",
                 "kafka.commit-interval=200ms",
                 "head.shards=2",
                 "wal.segment-size=64KiB",

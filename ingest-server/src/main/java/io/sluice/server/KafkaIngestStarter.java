@@ -14,9 +14,11 @@ import java.nio.file.Path;
  *
  * <p>Group membership ({@code kafka.group-instance-id}): unset, the consumers are static members named
  * after the data directory ({@link KafkaIngest#staticMemberId}), so a restart after kill -9 takes its
- * partitions back at once (with dynamic membership it waited ~40 s for the dead member's session to
- * expire: the restart's `/-/ready` came after 44.6 s instead of 4.5 s); {@value #DYNAMIC_MEMBERSHIP}
- * asks for dynamic membership; any other value is the static id itself.
+ * partitions back at once (with dynamic membership it waits for the dead member's session to expire:
+ * under Kafka's 45 s default the restart's `/-/ready` came after 44.6 s instead of 4.5 s);
+ * {@value #DYNAMIC_MEMBERSHIP} asks for dynamic membership; any other value is the static id itself. A
+ * member killed for good holds its partitions for the session timeout either way
+ * ({@code kafka.session-timeout}, or the broker's with the consumer protocol).
  */
 public final class KafkaIngestStarter implements Ingest.Starter {
     /** The {@code kafka.group-instance-id} value that turns static membership off. */
@@ -42,7 +44,8 @@ public final class KafkaIngestStarter implements Ingest.Starter {
         return new IngestConfig(kafka.bootstrapServers(), kafka.groupId(), kafka.groupInstanceId(), kafka.consumerThreads(),
                 kafka.formatByTopic(), kafka.clientProperties(), kafka.deadLetterTopic(), config.decoderLimits(),
                 config.labelLimits(), kafka.commitIntervalMs(), kafka.pollTimeoutMs(), kafka.deadLetterSkippedLines(),
-                kafka.groupLagIntervalMs());
+                kafka.groupLagIntervalMs(),
+                kafka.groupProtocol(), kafka.sessionTimeoutMs());
     }
 
     /** Resolves {@code kafka.group-instance-id} as the class comment says. */

@@ -123,7 +123,31 @@ final class ConfigBinder {
                 durationMs(ConfigKey.KAFKA_COMMIT_INTERVAL, 1, 3_600_000),
                 durationMs(ConfigKey.KAFKA_POLL_TIMEOUT, 1, 60_000),
                 bool(ConfigKey.KAFKA_DEAD_LETTER_SKIPPED_LINES),
-                groupLagIntervalMs());
+                groupLagIntervalMs(),
+                groupProtocol(),
+                sessionTimeoutMs());
+    }
+
+    private KafkaSettings.GroupProtocol groupProtocol() throws ConfigException {
+        String value = text(ConfigKey.KAFKA_GROUP_PROTOCOL);
+        for (KafkaSettings.GroupProtocol p : KafkaSettings.GroupProtocol.values()) {
+            if (p.configName().equals(value)) {
+                return p;
+            }
+        }
+        throw ConfigException.badValue(settings.get(ConfigKey.KAFKA_GROUP_PROTOCOL), "is not classic or consumer");
+    }
+
+    /** The classic protocol's; set with the consumer protocol, it would silently do nothing, so it is refused. */
+    private long sessionTimeoutMs() throws ConfigException {
+        Setting setting = settings.get(ConfigKey.KAFKA_SESSION_TIMEOUT);
+        if (groupProtocol() == KafkaSettings.GroupProtocol.CONSUMER && !"default".equals(setting.source())) {
+            throw ConfigException.badValue(setting, "applies to the classic group protocol only: with "
+                    + "kafka.group-protocol=consumer the broker's group configuration sets it "
+                    + "(consumer.session.timeout.ms)");
+        }
+        return durationMs(ConfigKey.KAFKA_SESSION_TIMEOUT, KafkaSettings.MIN_SESSION_TIMEOUT_MS,
+                KafkaSettings.MAX_SESSION_TIMEOUT_MS);
     }
 
     // ---------------------------------------------------------------- per-key rules

@@ -86,8 +86,19 @@ public enum ConfigKey {
     KAFKA_GROUP_INSTANCE_ID("kafka.group-instance-id", "", "`sluice-<head id>`",
             "Static membership (`group.instance.id`): a restart within the session timeout keeps the partitions. "
                     + "Consumer thread `i` uses `<id>-<i>`. Unset: named after the data directory (`head.id`), so a "
-                    + "restart after a crash rejoins at once; an instance gone for good holds its partitions for "
-                    + "`kafka.session.timeout.ms` (45 s). `none`: dynamic membership."),
+                    + "restart after a crash rejoins at once; a member killed or stopped for good holds its partitions "
+                    + "until its session expires (`kafka.session-timeout`; with the consumer protocol the broker's), "
+                    + "as a dynamic member killed does. `none`: dynamic membership."),
+    KAFKA_GROUP_PROTOCOL("kafka.group-protocol", KafkaSettings.GroupProtocol.CLASSIC.configName(),
+            "Consumer group protocol. `classic`: the clients assign (cooperative-sticky) and the session is "
+                    + "`kafka.session-timeout`. `consumer` (KIP-848, brokers 4.0+): the broker assigns, with no "
+                    + "group-wide pause, and its group configuration sets session timeout and heartbeat "
+                    + "(`consumer.session.timeout.ms`, 45 s unless lowered; see [Operations](#operations))."),
+    KAFKA_SESSION_TIMEOUT("kafka.session-timeout", duration(KafkaSettings.DEFAULT_SESSION_TIMEOUT_MS),
+            "Classic protocol: a member that stops heartbeating (killed, hung, paused) loses its partitions after "
+                    + "this long (1s..30m; Kafka's default: 45s); a heartbeat goes every second (every third of it if "
+                    + "shorter). Shorter fails over sooner and rebalances on shorter stalls. The broker must allow it "
+                    + "(`group.min.session.timeout.ms`, 6s by default)."),
     KAFKA_CONSUMER_THREADS("kafka.consumer-threads", number(KafkaSettings.DEFAULT_CONSUMER_THREADS), "Consumer threads, each its own KafkaConsumer in the group (1..256)."),
     KAFKA_TOPICS("kafka.topics", null, "required",
             "Topics to consume and the payload format of each: `topic=format[,topic=format...]` "

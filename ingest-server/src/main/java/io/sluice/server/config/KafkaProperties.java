@@ -15,17 +15,18 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 final class KafkaProperties {
     static final String PREFIX = "kafka.";
     private static final Set<String> KNOWN = new TreeSet<>();
-    private static final Map<String, String> MANAGED = Map.of( // as IngestConfig refuses them
-            "bootstrap.servers", "use kafka.bootstrap-servers",
-            "group.id", "use kafka.group-id",
-            "group.instance.id", "use kafka.group-instance-id",
-            "enable.auto.commit", "Sluice commits offsets itself, only once every shard holds them durably",
-            "key.deserializer", "Sluice reads record values as bytes",
-            "value.deserializer", "Sluice reads record values as bytes",
-            "key.serializer", "Sluice writes dead letters as bytes",
-            "value.serializer", "Sluice writes dead letters as bytes",
-            "partition.assignment.strategy", "Sluice uses cooperative-sticky assignment",
-            "group.protocol", "Sluice uses the classic group protocol with cooperative-sticky assignment");
+    private static final Map<String, String> MANAGED = Map.ofEntries( // as IngestConfig refuses them
+            Map.entry("bootstrap.servers", "use kafka.bootstrap-servers"),
+            Map.entry("group.id", "use kafka.group-id"),
+            Map.entry("group.instance.id", "use kafka.group-instance-id"),
+            Map.entry("enable.auto.commit", "Sluice commits offsets itself, only once every shard holds them durably"),
+            Map.entry("key.deserializer", "Sluice reads record values as bytes"),
+            Map.entry("value.deserializer", "Sluice reads record values as bytes"),
+            Map.entry("key.serializer", "Sluice writes dead letters as bytes"),
+            Map.entry("value.serializer", "Sluice writes dead letters as bytes"),
+            Map.entry("partition.assignment.strategy", "Sluice uses cooperative-sticky assignment (classic protocol)"),
+            Map.entry("group.protocol", "use kafka.group-protocol"),
+            Map.entry("session.timeout.ms", "use kafka.session-timeout"));
 
     static {
         KNOWN.addAll(ConsumerConfig.configNames());

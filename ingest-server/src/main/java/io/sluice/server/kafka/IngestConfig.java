@@ -2,6 +2,7 @@ package io.sluice.server.kafka;
 
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.server.config.KafkaSettings;
+import io.sluice.server.config.KafkaSettings.GroupProtocol;
 import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.format.PayloadFormat;
 import java.util.Collections;
@@ -32,12 +33,16 @@ import java.util.TreeMap;
  * @param deadLetterSkippedLines also copy to the dead-letter topic a stored record that lost lines
  *                          (influx), with the number lost in a header
  * @param groupLagIntervalMs how often the group's lag and unowned partitions are read ({@link GroupLagMonitor}); 0 = never
+ * @param groupProtocol     the consumer group protocol: {@code classic} or {@code consumer} (KIP-848)
+ * @param sessionTimeoutMs  the classic protocol's session timeout (a heartbeat every second); with the
+ *                          consumer protocol the broker's group configuration sets both and this is unused
  */
 public record IngestConfig(
         String bootstrapServers, String groupId, String groupInstanceId,
         int consumerThreads, Map<String, PayloadFormat> formatByTopic, Map<String, String> kafkaProperties,
         String deadLetterTopic, DecoderLimits decoderLimits, LabelLimits labelLimits,
-        long commitIntervalMs, long pollTimeoutMs, boolean deadLetterSkippedLines, long groupLagIntervalMs) {
+        long commitIntervalMs, long pollTimeoutMs, boolean deadLetterSkippedLines, long groupLagIntervalMs,
+        GroupProtocol groupProtocol, long sessionTimeoutMs) {
 
     public static final int MAX_CONSUMER_THREADS = 256;
 
@@ -53,8 +58,16 @@ public record IngestConfig(
             "enable.auto.commit", "Sluice commits only offsets every shard made durable (exactly-once)",
             "key.deserializer", "Sluice reads record values as bytes",
             "value.deserializer", "Sluice reads record values as bytes",
-            "partition.assignment.strategy", "Sluice uses cooperative-sticky assignment",
-            "group.protocol", "Sluice uses the classic group protocol with cooperative-sticky assignment");
+            "partition.assignment.strategy", "Sluice uses cooperative-sticky assignment (classic protocol)",
+            "group.protocol", "set groupProtocol instead",
+            "session.timeout.ms", "set sessionTimeoutMs instead");
+
+    /** Client properties only one protocol accepts (Kafka refuses them with the other), and why. */
+    private static final Map<String, String> CLASSIC_ONLY_PROPERTIES = Map.of(
+            "heartbeat.interval.ms", "with the consumer group protocol the broker sets it (group config "
+                    + "consumer.heartbeat.interval.ms)");
+    private static final Map<String, String> CONSUMER_ONLY_PROPERTIES = Map.of(
+            "group.remote.assignor", "it names a broker-side assignor of the consumer group protocol");
 
     public IngestConfig {
         requireText("bootstrapServers", bootstrapServers);
@@ -97,53 +110,90 @@ public record IngestConfig(
         if (pollTimeoutMs < 1 || pollTimeoutMs > 60_000) {
             throw new IllegalArgumentException("pollTimeoutMs must be 1..60000, was " + pollTimeoutMs);
         }
+        if (groupProtocol == null) {
+            throw new IllegalArgumentException("groupProtocol is missing");
+        }
+        if (sessionTimeoutMs < KafkaSettings.MIN_SESSION_TIMEOUT_MS || sessionTimeoutMs > KafkaSettings.MAX_SESSION_TIMEOUT_MS) {
+            throw new IllegalArgumentException("sessionTimeoutMs must be " + KafkaSettings.MIN_SESSION_TIMEOUT_MS + ".."
+                    + KafkaSettings.MAX_SESSION_TIMEOUT_MS + ", was " + sessionTimeoutMs);
+        }
+        Map<String, String> otherProtocolOnly = groupProtocol == GroupProtocol.CLASSIC ? CONSUMER_ONLY_PROPERTIES
+                : CLASSIC_ONLY_PROPERTIES;
+        for (String key : kafkaProperties.keySet()) {
+            String why = otherProtocolOnly.get(key);
+            if (why != null) {
+                throw new IllegalArgumentException("kafkaProperties: '" + key + "' cannot be set with the "
+                        + groupProtocol.configName() + " group protocol: " + why);
+            }
+        }
     }
 
     /** Defaults for everything but where to connect and what to consume. */
     public static IngestConfig defaults(String bootstrapServers, String groupId, Map<String, PayloadFormat> formatByTopic) {
         return new IngestConfig(bootstrapServers, groupId, null, KafkaSettings.DEFAULT_CONSUMER_THREADS, formatByTopic, Map.of(),
                 null, DecoderLimits.DEFAULTS, LabelLimits.DEFAULT, KafkaSettings.DEFAULT_COMMIT_INTERVAL_MS,
-                KafkaSettings.DEFAULT_POLL_TIMEOUT_MS, false, KafkaSettings.DEFAULT_GROUP_LAG_INTERVAL_MS);
+                KafkaSettings.DEFAULT_POLL_TIMEOUT_MS, false, KafkaSettings.DEFAULT_GROUP_LAG_INTERVAL_MS,
+                GroupProtocol.CLASSIC, KafkaSettings.DEFAULT_SESSION_TIMEOUT_MS);
     }
 
     public IngestConfig withConsumerThreads(int n) {
         return new IngestConfig(bootstrapServers, groupId, groupInstanceId, n, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs);
+                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs,
+                groupProtocol, sessionTimeoutMs);
     }
 
     public IngestConfig withGroupInstanceId(String id) {
         return new IngestConfig(bootstrapServers, groupId, id, consumerThreads, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs);
+                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs,
+                groupProtocol, sessionTimeoutMs);
     }
 
     public IngestConfig withKafkaProperties(Map<String, String> properties) {
         return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, properties,
-                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs);
+                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs,
+                groupProtocol, sessionTimeoutMs);
     }
 
     public IngestConfig withDeadLetterTopic(String topic) {
         return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
-                topic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs);
+                topic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs,
+                groupProtocol, sessionTimeoutMs);
     }
 
     public IngestConfig withDeadLetterSkippedLines(boolean copy) {
         return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, copy, groupLagIntervalMs);
+                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, copy, groupLagIntervalMs,
+                groupProtocol, sessionTimeoutMs);
     }
 
     public IngestConfig withLimits(DecoderLimits decoder, LabelLimits labels) {
         return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoder, labels, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs);
+                deadLetterTopic, decoder, labels, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs,
+                groupProtocol, sessionTimeoutMs);
     }
 
     public IngestConfig withCommitIntervalMs(long ms) {
         return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoderLimits, labelLimits, ms, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs);
+                deadLetterTopic, decoderLimits, labelLimits, ms, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs,
+                groupProtocol, sessionTimeoutMs);
     }
 
     public IngestConfig withGroupLagIntervalMs(long ms) {
         return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, ms);
+                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, ms,
+                groupProtocol, sessionTimeoutMs);
+    }
+
+    public IngestConfig withGroupProtocol(GroupProtocol protocol) {
+        return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
+                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs,
+                protocol, sessionTimeoutMs);
+    }
+
+    public IngestConfig withSessionTimeoutMs(long ms) {
+        return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
+                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs,
+                groupProtocol, ms);
     }
 
     /** The consumed topics. */

@@ -181,6 +181,25 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void groupProtocolAndSessionTimeout() throws ConfigException {
+        List<String> flags = new java.util.ArrayList<>(REQUIRED);
+        flags.addAll(List.of("--kafka.group-protocol=consumer", "--kafka.group.remote.assignor=uniform"));
+        KafkaSettings kafka = ConfigLoader.load(null, Map.of(), flags).kafka();
+        assertThat(kafka.groupProtocol()).isEqualTo(KafkaSettings.GroupProtocol.CONSUMER);
+        assertThat(ConfigLoader.load(null, Map.of("SLUICE_KAFKA_SESSION_TIMEOUT", "6s"), REQUIRED).kafka().sessionTimeoutMs())
+                .isEqualTo(6_000);
+        assertThat(error("--kafka.group-protocol=modern"))
+                .isEqualTo("kafka.group-protocol: 'modern' is not classic or consumer (flag --kafka.group-protocol)");
+        assertThat(error("--kafka.session-timeout=500ms"))
+                .isEqualTo("kafka.session-timeout: '500ms' is out of range 1000ms..1800000ms (flag --kafka.session-timeout)");
+        assertThat(error("--kafka.group-protocol=consumer", "--kafka.session-timeout=6s"))
+                .startsWith("kafka.session-timeout: '6s' applies to the classic group protocol only");
+        assertThat(error("--kafka.session.timeout.ms=6000")).isEqualTo("kafka.session.timeout.ms cannot be set (flag "
+                + "--kafka.session.timeout.ms): use kafka.session-timeout");
+        assertThat(error("--kafka.group.protocol=consumer")).endsWith("use kafka.group-protocol");
+    }
+
+    @Test
     void badValuesNameTheKeyTheValueAndTheSource() {
         assertThat(error("--http.port=abc")).isEqualTo("http.port: 'abc' is not a whole number in 0..65535 (flag --http.port)");
         assertThat(error("--http.port=70000")).isEqualTo("http.port: '70000' is not a whole number in 0..65535 (flag --http.port)");

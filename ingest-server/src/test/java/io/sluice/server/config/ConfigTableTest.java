@@ -54,6 +54,8 @@ class ConfigTableTest {
         assertThat(kafka.consumerThreads()).isEqualTo(KafkaSettings.DEFAULT_CONSUMER_THREADS);
         assertThat(kafka.commitIntervalMs()).isEqualTo(KafkaSettings.DEFAULT_COMMIT_INTERVAL_MS);
         assertThat(kafka.pollTimeoutMs()).isEqualTo(KafkaSettings.DEFAULT_POLL_TIMEOUT_MS);
+        assertThat(kafka.sessionTimeoutMs()).isEqualTo(KafkaSettings.DEFAULT_SESSION_TIMEOUT_MS);
+        assertThat(kafka.groupProtocol()).isEqualTo(KafkaSettings.GroupProtocol.CLASSIC);
         assertThat(config.httpThreads()).isEqualTo(HttpOptions.defaultThreads());
         for (ConfigKey key : ConfigKey.values()) {
             if (key.defaultValue() != null && !key.defaultValue().isEmpty()) {

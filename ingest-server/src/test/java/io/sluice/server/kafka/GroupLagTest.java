@@ -42,7 +42,7 @@ class GroupLagTest {
     /** The configuration of every member: a short session timeout and a group-lag check every second. */
     static IngestConfig config(String bootstrapServers, String group, String topic, String sessionTimeoutMs) {
         return IngestConfig.defaults(bootstrapServers, group, Map.of(topic, PayloadFormat.SLUICE))
-                .withKafkaProperties(Map.of("session.timeout.ms", sessionTimeoutMs, "heartbeat.interval.ms", "1000"))
+                .withSessionTimeoutMs(Long.parseLong(sessionTimeoutMs))
                 .withGroupLagIntervalMs(1_000);
     }
 

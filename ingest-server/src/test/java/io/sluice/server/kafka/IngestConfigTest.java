@@ -8,10 +8,12 @@ import io.sluice.core.head.Head;
 import io.sluice.core.head.HeadOptions;
 import io.sluice.core.head.shard.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
+import io.sluice.server.config.KafkaSettings.GroupProtocol;
 import io.sluice.server.format.PayloadFormat;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,6 +67,42 @@ class IngestConfigTest {
                 .doesNotContainKey("linger.ms"); // a producer property: not for the consumer
         assertThat(KafkaClientProperties.deadLetterProducer(config)).containsEntry("linger.ms", "5")
                 .doesNotContainKey("fetch.max.bytes").containsEntry("acks", "all");
+    }
+
+    @Test
+    void eachGroupProtocolGetsOnlyThePropertiesKafkaAcceptsWithIt() {
+        Map<String, Object> classic = KafkaClientProperties.consumer(valid(), 0);
+        assertThat(classic).containsEntry(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic")
+                .containsEntry(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000")
+                .containsEntry(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "1000");
+        assertThat(KafkaClientProperties.consumer(valid().withSessionTimeoutMs(1_500), 0))
+                .containsEntry(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "500");
+        assertThat(KafkaClientProperties.consumer(valid().withSessionTimeoutMs(6_000)
+                .withKafkaProperties(Map.of("heartbeat.interval.ms", "500")), 0))
+                .containsEntry(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "6000")
+                .containsEntry(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "500");
+        IngestConfig consumerProtocol = valid().withGroupProtocol(GroupProtocol.CONSUMER).withGroupInstanceId("node-a")
+                .withKafkaProperties(Map.of("group.remote.assignor", "uniform"));
+        Map<String, Object> modern = KafkaClientProperties.consumer(consumerProtocol, 0);
+        assertThat(modern).containsEntry(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer")
+                .containsEntry(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "node-a-0") // KIP-848 keeps static membership
+                .doesNotContainKeys(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG,
+                        ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG);
+        // Kafka's own check of the combination (it refuses e.g. session.timeout.ms with the consumer protocol)
+        for (Map<String, Object> p : java.util.List.of(classic, modern)) {
+            new ConsumerConfig(ConsumerConfig.appendDeserializerToConfig(new java.util.HashMap<>(p),
+                    new ByteArrayDeserializer(), new ByteArrayDeserializer()));
+        }
+
+        assertThatThrownBy(() -> valid().withGroupProtocol(GroupProtocol.CONSUMER)
+                .withKafkaProperties(Map.of("heartbeat.interval.ms", "500")))
+                .hasMessageStartingWith("kafkaProperties: 'heartbeat.interval.ms' cannot be set with the consumer group "
+                        + "protocol: with the consumer group protocol the broker sets it");
+        assertThatThrownBy(() -> valid().withKafkaProperties(Map.of("group.remote.assignor", "uniform")))
+                .hasMessageStartingWith("kafkaProperties: 'group.remote.assignor' cannot be set with the classic group protocol");
+        assertThatThrownBy(() -> valid().withKafkaProperties(Map.of("session.timeout.ms", "6000")))
+                .hasMessage("kafkaProperties: 'session.timeout.ms' cannot be set: set sessionTimeoutMs instead");
+        assertThatThrownBy(() -> valid().withSessionTimeoutMs(500)).hasMessage("sessionTimeoutMs must be 1000..1800000, was 500");
     }
 
     @Test

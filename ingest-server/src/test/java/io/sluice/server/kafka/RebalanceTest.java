@@ -3,28 +3,33 @@ package io.sluice.server.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.head.shard.ShardStats.Counter;
+import io.sluice.server.config.KafkaSettings.GroupProtocol;
 import io.sluice.server.format.PayloadFormat;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two instances in one group (two heads, separate data directories); one leaves mid-stream and
  * rejoins from its directory. The union of what they store is exactly the produced set; neither
  * stores a sample twice; with graceful hand-overs no sample is stored by both either; lag gauges
- * follow the assignment.
+ * follow the assignment. Under both group protocols: the classic one (cooperative-sticky, assigned by
+ * the clients) and the consumer one (KIP-848, assigned by the broker), whose revocations run the same
+ * listener (hand over, make durable, commit).
  */
 class RebalanceTest {
     private static final int PARTITIONS = 4;
     @TempDir
     Path dir;
 
-    @Test
-    void oneInstanceLeavesAndRejoinsMidStream() throws Exception {
+    @ParameterizedTest
+    @EnumSource(GroupProtocol.class)
+    void oneInstanceLeavesAndRejoinsMidStream(GroupProtocol protocol) throws Exception {
         try (TestTopics topics = new TestTopics()) {
             String topic = topics.create("rebalance", PARTITIONS);
             String group = SharedKafka.unique("group");
@@ -32,7 +37,8 @@ class RebalanceTest {
             List<List<PhasedProducer.Rec>> phases = List.of(RestartTest.records(payloads, 160),
                     RestartTest.records(payloads, 80), RestartTest.records(payloads, 120));
             int total = payloads.produced().size();
-            IngestConfig config = TestTopics.config(group, Map.of(topic, PayloadFormat.PROMETHEUS_REMOTE_WRITE));
+            IngestConfig config = TestTopics.config(group, Map.of(topic, PayloadFormat.PROMETHEUS_REMOTE_WRITE))
+                    .withGroupProtocol(protocol);
             Path dirA = dir.resolve("a");
             Path dirB = dir.resolve("b");
 

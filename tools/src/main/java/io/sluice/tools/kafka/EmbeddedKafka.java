@@ -264,8 +264,13 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.put("transaction.state.log.num.partitions", "4");
         p.put("num.partitions", "1");
         p.put("auto.create.topics.enable", "true");
-        // Tests may use short consumer session timeouts, so a departed member is noticed quickly.
-        p.put("group.classic.min.session.timeout.ms", "1000");
+        // Tests may use short consumer session timeouts, so a departed member is noticed quickly: the classic
+        // protocol's is the client's session.timeout.ms; the consumer protocol's (KIP-848) is the broker's
+        // group.consumer.session.timeout.ms / heartbeat.interval.ms (45 s / 5 s, kept here), which a group's
+        // own configuration (consumer.session.timeout.ms, ...) may lower down to these minimums.
+        p.put("group.min.session.timeout.ms", "1000");
+        p.put("group.consumer.min.session.timeout.ms", "1000");
+        p.put("group.consumer.min.heartbeat.interval.ms", "500");
         p.put("log.flush.interval.messages", Long.toString(Long.MAX_VALUE));
         p.put("num.network.threads", "2");
         p.put("num.io.threads", "2");
