@@ -6,7 +6,6 @@ import io.grpc.MethodDescriptor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.Arrays;
 
 /**
  * A gRPC message already encoded (by {@link SeriesResponseEncoder}): a slice of a byte array that
@@ -37,11 +36,6 @@ final class EncodedMessage {
 
     int length() {
         return length;
-    }
-
-    /** A copy of the message's bytes (tests). */
-    byte[] toByteArray() {
-        return Arrays.copyOfRange(bytes, offset, offset + length);
     }
 
     private static final class Marshaller implements MethodDescriptor.Marshaller<EncodedMessage> {
