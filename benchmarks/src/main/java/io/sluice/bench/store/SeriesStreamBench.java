@@ -42,7 +42,7 @@ import java.util.concurrent.TimeUnit;
  * java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xms2g -Xmx2g \
  *   -cp benchmarks/target/benchmarks.jar io.sluice.bench.store.SeriesStreamBench \
  *   [--series 10000] [--rounds 480] [--shards 2] [--server-threads 2] [--warmup 5] [--calls 20] \
- *   [--batch 64] [--checkpoint true] [--go-client /tmp/storeapi-client]
+ *   [--batch 64] [--checkpoint true] [--external-label sluice_instance=a] [--go-client /tmp/storeapi-client]
  * </pre>
  */
 public final class SeriesStreamBench {
@@ -64,9 +64,14 @@ public final class SeriesStreamBench {
         int batch = Integer.parseInt(arg(args, "batch", "64"));
         String goClient = arg(args, "go-client", null);
         boolean checkpoint = Boolean.parseBoolean(arg(args, "checkpoint", "true"));
+        // e.g. sluice_instance=a: the usual Thanos setup, whose answers are sorted before they are sent
+        String external = arg(args, "external-label", null);
+        Map<String, String> externalLabels = external == null ? Map.of()
+                : Map.of(external.substring(0, external.indexOf('=')), external.substring(external.indexOf('=') + 1));
         System.out.printf("StoreAPI Series: %,d series x %d samples (15 s apart), %d shards, %d server threads, "
-                        + "%d warm-up + %d measured calls, %d series per response, %s client%n", series, rounds, shards,
-                serverThreads, warmup, calls, batch, goClient != null ? "Go (" + goClient + ")" : "in-JVM Java");
+                        + "%d warm-up + %d measured calls, %d series per response, %s client, external labels %s%n", series, rounds,
+                shards, serverThreads, warmup, calls, batch, goClient != null ? "Go (" + goClient + ")" : "in-JVM Java",
+                externalLabels);
         long fillStart = System.nanoTime();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try (FilledHead filled = new FilledHead(series, rounds, shards)) {
@@ -75,7 +80,7 @@ public final class SeriesStreamBench {
                 throw new IllegalStateException("the head's checkpoint did not finish in 2 min");
             }
             StoreApiServer server = StoreApiServer.start(
-                    new StoreApiOptions("127.0.0.1", 0, Map.of(), StoreApiOptions.DEFAULT_MAX_MESSAGE_BYTES, null, null),
+                    new StoreApiOptions("127.0.0.1", 0, externalLabels, StoreApiOptions.DEFAULT_MAX_MESSAGE_BYTES, null, null),
                     filled.head, QueryOptions.DEFAULTS, serverThreads, registry, () -> null);
             ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext()
                     .maxInboundMessageSize(64 << 20).build();

@@ -1,6 +1,5 @@
 package io.sluice.server.store;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -79,14 +78,6 @@ final class SeriesResponseEncoder {
         pos = writeVarint32(buf, pos, body);
         pos = writeBytesField(LABEL_NAME, bytes, nameOffset, nameLength);
         pos = writeBytesField(LABEL_VALUE, bytes, valueOffset, valueLength);
-    }
-
-    void label(String name, String value) {
-        byte[] n = name.getBytes(StandardCharsets.UTF_8);
-        byte[] v = value.getBytes(StandardCharsets.UTF_8);
-        byte[] both = Arrays.copyOf(n, n.length + v.length);
-        System.arraycopy(v, 0, both, n.length, v.length);
-        label(both, 0, n.length, n.length, v.length);
     }
 
     /** A raw XOR chunk, {@code data[offset, offset + length)}, after the series' labels. */

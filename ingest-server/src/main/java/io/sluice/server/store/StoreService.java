@@ -13,7 +13,6 @@ import io.sluice.core.head.read.SeriesSnapshot;
 import io.sluice.core.index.Matcher;
 import io.sluice.core.labels.LabelsView;
 import io.sluice.server.query.QueryOptions;
-import io.sluice.server.store.proto.Label;
 import io.sluice.server.store.proto.LabelNamesRequest;
 import io.sluice.server.store.proto.LabelNamesResponse;
 import io.sluice.server.store.proto.LabelValuesRequest;
@@ -21,9 +20,7 @@ import io.sluice.server.store.proto.LabelValuesResponse;
 import io.sluice.server.store.proto.SeriesRequest;
 import io.sluice.server.store.proto.StoreGrpc;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
@@ -103,8 +100,8 @@ final class StoreService {
                 out.onCompleted();
                 return;
             }
-            Set<String> without = new HashSet<>(request.getWithoutReplicaLabelsList());
-            boolean sort = !labels.external().isEmpty() || !without.isEmpty();
+            byte[][] without = StoreLabels.utf8(request.getWithoutReplicaLabelsList());
+            boolean sort = !labels.external().isEmpty() || without.length > 0;
             List<SortedSeries> buffered = sort ? new ArrayList<>() : null;
             long minTime = request.getMinTime();
             long maxTime = request.getMaxTime();
@@ -113,6 +110,7 @@ final class StoreService {
             long series = 0;
             long samples = 0;
             SeriesSnapshot.ExactChunk chunk = new SeriesSnapshot.ExactChunk();
+            LabelsView servedView = new LabelsView();
             HeadQuery query = head.query(minTime, maxTime, matchers);
             while (query.next() && series < seriesLimit) {
                 if (out.isCancelled()) {
@@ -120,11 +118,11 @@ final class StoreService {
                 }
                 SeriesSnapshot snapshot = query.snapshot();
                 encoder.beginSeries();
-                List<Label> served = null;
+                byte[] served = null;
                 if (sort) {
-                    served = labels.served(snapshot.labels(), without);
-                    for (Label l : served) {
-                        encoder.label(l.getName(), l.getValue());
+                    served = labels.served(snapshot.labels(), snapshot.labelsArray(), without);
+                    for (LabelsView l = servedView.wrap(served, 0, served.length); l.next(); ) {
+                        encoder.label(served, l.nameOffset(), l.nameLength(), l.valueOffset(), l.valueLength());
                     }
                 } else {
                     byte[] bytes = snapshot.labelsArray();
@@ -168,7 +166,7 @@ final class StoreService {
                 }
             }
             if (sort) {
-                buffered.sort((a, b) -> StoreLabels.compareLabelSets(a.labels(), b.labels()));
+                buffered.sort((a, b) -> HeadQuery.compareCanonical(a.labels(), b.labels()));
                 for (SortedSeries s : buffered) {
                     encoder.addEncoded(s.entry());
                     if (encoder.full() && !send(out, encoder)) {
@@ -189,8 +187,8 @@ final class StoreService {
         }
     }
 
-    /** A series of an answer to be sorted: its served labels and its encoded entry. */
-    private record SortedSeries(List<Label> labels, byte[] entry) {
+    /** A series of an answer to be sorted: its served labels (canonical encoding) and its encoded entry. */
+    private record SortedSeries(byte[] labels, byte[] entry) {
     }
 
     /** Sends the encoder's message once the client has room; false if the call was cancelled meanwhile. */

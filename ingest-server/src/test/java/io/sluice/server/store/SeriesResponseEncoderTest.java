@@ -47,20 +47,17 @@ class SeriesResponseEncoderTest {
         return s.build();
     }
 
-    /** Encodes {@code s} the way StoreService does, its labels through one of the two label paths. */
-    private static void encode(SeriesResponseEncoder encoder, Series s, boolean fromBytes) {
+    /** Encodes {@code s} the way StoreService does, its labels from a byte array at an offset ({@code shift}: 0 or more). */
+    private static void encode(SeriesResponseEncoder encoder, Series s, boolean shift) {
         encoder.beginSeries();
+        int at = shift ? 3 : 0;
         for (Label l : s.getLabelsList()) {
-            if (fromBytes) {
-                byte[] name = l.getName().getBytes(StandardCharsets.UTF_8);
-                byte[] value = l.getValue().getBytes(StandardCharsets.UTF_8);
-                byte[] both = new byte[3 + name.length + value.length];
-                System.arraycopy(name, 0, both, 1, name.length);
-                System.arraycopy(value, 0, both, 2 + name.length, value.length);
-                encoder.label(both, 1, name.length, 2 + name.length, value.length);
-            } else {
-                encoder.label(l.getName(), l.getValue());
-            }
+            byte[] name = l.getName().getBytes(StandardCharsets.UTF_8);
+            byte[] value = l.getValue().getBytes(StandardCharsets.UTF_8);
+            byte[] both = new byte[at + 1 + name.length + value.length];
+            System.arraycopy(name, 0, both, at, name.length);
+            System.arraycopy(value, 0, both, at + 1 + name.length, value.length);
+            encoder.label(both, at, name.length, at + 1 + name.length, value.length);
         }
         for (AggrChunk c : s.getChunksList()) {
             byte[] data = c.getRaw().getData().toByteArray();
@@ -148,7 +145,7 @@ class SeriesResponseEncoderTest {
         int n = 0;
         while (!encoder.full()) {
             encoder.beginSeries();
-            encoder.label("__name__", "big");
+            encoder.label("__name__big".getBytes(StandardCharsets.UTF_8), 0, 8, 8, 3);
             encoder.chunk(1, 2, chunk, 0, chunk.length);
             encoder.endSeries();
             n++;

@@ -59,7 +59,7 @@ public final class HeadQuery {
      * value in unsigned bytes, a prefix first) on two whole canonical label sets, comparing byte ranges
      * at once rather than byte by byte. The bytes are the head's own, so well formed.
      */
-    static int compareCanonical(byte[] a, byte[] b) {
+    public static int compareCanonical(byte[] a, byte[] b) {
         int i = 0;
         int j = 0;
         while (i < a.length && j < b.length) {
