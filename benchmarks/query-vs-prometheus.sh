@@ -8,6 +8,13 @@
 # flame graph of Sluice answering the query it is slowest on next to Prometheus (the lowest speed-up).
 #
 #   benchmarks/query-vs-prometheus.sh [--series N] [--runs R] [--warmup W] [--only Q,...] [--dir D] [--no-flame] [--keep]
+#   benchmarks/query-vs-prometheus.sh --thanos [...]
+#
+# --thanos: the Sluice side is a Thanos Querier over three Sluice instances of one consumer group (a 3-partition
+# topic), which hold a third of the series each (`bench query-data --instances 3`, series i in instance i mod 3)
+# and serve the StoreAPI (external label sluice_instance, the Querier's replica label); the Querier
+# (~/.cache/sluice/thanos-v0.42.4/thanos, built by src/test/thanos/build.sh when missing) fans every query
+# out to them. Its CPU and VmHWM are the sums over the Querier and the three instances. No flame graph.
 #
 # --only: some of the queries by name (sum_rate, hist_quantile, topk, group_left, regex_count).
 # Defaults: 10000 series, 10 runs after 20 warm-up runs (the JIT compiles the query path meanwhile), D=/tmp/sluice-query-bench (deleted at the end unless
@@ -21,7 +28,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 source benchmarks/lib.sh
 
-series=10000 runs=10 warmup=20 dir=/tmp/sluice-query-bench flame=1 keep=0 only=()
+series=10000 runs=10 warmup=20 dir=/tmp/sluice-query-bench flame=1 keep=0 thanos=0 only=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --series) series="$2"; shift 2 ;;
@@ -31,7 +38,8 @@ while [ $# -gt 0 ]; do
     --dir) dir="$2"; shift 2 ;;
     --no-flame) flame=0; shift ;;
     --keep) keep=1; shift ;;
-    *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    --thanos) thanos=1; flame=0; shift ;;
+    *) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
 heap="${SERVER_HEAP:-2g}"
@@ -50,6 +58,11 @@ if [ ! -x "$promdir/prometheus" ] || [ ! -x "$promdir/promtool" ]; then
     && go build -o "$promdir/promtool" github.com/prometheus/prometheus/cmd/promtool)
 fi
 [ -f "$jar" ] || ./mvnw -q -B -DskipTests -pl tools -am package
+instances=1
+if [ "$thanos" = 1 ]; then
+  instances=3
+  thanos_bin="$(bash src/test/thanos/build.sh | tail -1)"
+fi
 if [ "$flame" = 1 ]; then build_benchmarks_jar; fi
 
 # --- data -----------------------------------------------------------------------------------------
@@ -64,7 +77,7 @@ cleanup() {
 }
 trap cleanup EXIT
 log "data: $series series x 2 h at 15 s (load $(load))"
-"$JAVA" "${JVM_FLAGS[@]}" -jar "$jar" bench query-data --series "$series" --shards "$shards" \
+"$JAVA" "${JVM_FLAGS[@]}" -jar "$jar" bench query-data --series "$series" --shards "$shards" --instances "$instances" \
   --dir "$dir/sluice" --openmetrics "$dir/data.om" | grep -v '^write: '
 "$promdir/promtool" tsdb create-blocks-from openmetrics "$dir/data.om" "$dir/prom" > "$dir/logs/promtool.log"
 tail -1 "$dir/logs/promtool.log"
@@ -78,23 +91,60 @@ echo '{}' > "$dir/prometheus.yml"
   --storage.tsdb.retention.time=100y --web.listen-address="127.0.0.1:$prom_port" > "$dir/logs/prometheus.log" 2>&1 &
 prom_pid=$!
 pids+=("$prom_pid")
-"$JAVA" "${JVM_FLAGS[@]}" -Xmx1g -jar "$jar" broker --dir "$dir/broker" --topic metrics:1 > "$dir/logs/broker.log" 2>&1 &
+"$JAVA" "${JVM_FLAGS[@]}" -Xmx1g -jar "$jar" broker --dir "$dir/broker" --topic "metrics:$instances" > "$dir/logs/broker.log" 2>&1 &
 pids+=("$!")
 for _ in $(seq 600); do grep -q '^bootstrap-servers: ' "$dir/logs/broker.log" && break; sleep 0.1; done
 bootstrap="$(sed -n 's/^bootstrap-servers: //p' "$dir/logs/broker.log")"
 [ -n "$bootstrap" ] || { echo "the broker did not start; see $dir/logs/broker.log" >&2; exit 1; }
-sluice_port="$(free_port)"
-"$JAVA" "${JVM_FLAGS[@]}" -XX:PerMethodRecompilationCutoff=4000 -Xmx"$heap" -jar "$jar" serve \
-  --data.dir="$dir/sluice" --head.shards="$shards" --http.host=127.0.0.1 --http.port="$sluice_port" \
-  --kafka.bootstrap-servers="$bootstrap" --kafka.topics=metrics=sluice --kafka.group-id=query-bench \
-  > "$dir/logs/sluice.log" 2>&1 &
-sluice_pid=$!
-pids+=("$sluice_pid")
 ready() { curl -sf -o /dev/null "http://127.0.0.1:$1/-/ready"; }
-for _ in $(seq 1200); do ready "$prom_port" && ready "$sluice_port" && break; sleep 0.1; done
-ready "$prom_port" || { echo "Prometheus is not ready; see $dir/logs/prometheus.log" >&2; exit 1; }
-ready "$sluice_port" || { echo "Sluice is not ready; see $dir/logs/sluice.log" >&2; exit 1; }
-log "Prometheus pid $prom_pid on :$prom_port, Sluice pid $sluice_pid on :$sluice_port"
+if [ "$thanos" = 0 ]; then
+  sluice_port="$(free_port)"
+  "$JAVA" "${JVM_FLAGS[@]}" -XX:PerMethodRecompilationCutoff=4000 -Xmx"$heap" -jar "$jar" serve \
+    --data.dir="$dir/sluice" --head.shards="$shards" --http.host=127.0.0.1 --http.port="$sluice_port" \
+    --kafka.bootstrap-servers="$bootstrap" --kafka.topics=metrics=sluice --kafka.group-id=query-bench \
+    > "$dir/logs/sluice.log" 2>&1 &
+  sluice_pid=$!
+  pids+=("$sluice_pid")
+  sluice_spec="http://127.0.0.1:$sluice_port:$sluice_pid"
+  for _ in $(seq 1200); do ready "$prom_port" && ready "$sluice_port" && break; sleep 0.1; done
+  ready "$prom_port" || { echo "Prometheus is not ready; see $dir/logs/prometheus.log" >&2; exit 1; }
+  ready "$sluice_port" || { echo "Sluice is not ready; see $dir/logs/sluice.log" >&2; exit 1; }
+  log "Prometheus pid $prom_pid on :$prom_port, Sluice pid $sluice_pid on :$sluice_port"
+else
+  # three instances of one group, a third of the series each, and a Thanos Querier over their StoreAPIs
+  instance_pids=() endpoints=()
+  for k in 0 1 2; do
+    http_port="$(free_port)" grpc_port="$(free_port)"
+    "$JAVA" "${JVM_FLAGS[@]}" -XX:PerMethodRecompilationCutoff=4000 -Xmx"${SERVER_HEAP:-1g}" -jar "$jar" serve \
+      --data.dir="$dir/sluice/instance-$k" --head.shards="$shards" --http.host=127.0.0.1 --http.port="$http_port" \
+      --kafka.bootstrap-servers="$bootstrap" --kafka.topics=metrics=sluice --kafka.group-id=query-bench \
+      --store.grpc.host=127.0.0.1 --store.grpc.port="$grpc_port" --store.external-labels="sluice_instance=$k" \
+      > "$dir/logs/sluice-$k.log" 2>&1 &
+    instance_pids+=("$!")
+    pids+=("$!")
+    endpoints+=("--endpoint-strict=127.0.0.1:$grpc_port")
+    for _ in $(seq 1200); do ready "$http_port" && break; sleep 0.1; done
+    ready "$http_port" || { echo "Sluice instance $k is not ready; see $dir/logs/sluice-$k.log" >&2; exit 1; }
+  done
+  querier_port="$(free_port)"
+  "$thanos_bin" query --http-address="127.0.0.1:$querier_port" --grpc-address="127.0.0.1:$(free_port)" \
+    --query.replica-label=sluice_instance --deduplication.func=chain "${endpoints[@]}" \
+    > "$dir/logs/thanos-query.log" 2>&1 &
+  querier_pid=$!
+  pids+=("$querier_pid")
+  sluice_spec="http://127.0.0.1:$querier_port:$querier_pid,$(IFS=,; echo "${instance_pids[*]}")"
+  # ready once the Querier has found the three stores: count(x) answers every counter
+  want="$((series / 2))"
+  for _ in $(seq 600); do
+    got="$(curl -sf "http://127.0.0.1:$querier_port/api/v1/query?query=count(x)&time=$((1704067200 + 7200 - 15))" \
+      | python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else 0)' 2>/dev/null || echo 0)"
+    [ "$got" = "$want" ] && break
+    sleep 0.2
+  done
+  ready "$prom_port" || { echo "Prometheus is not ready; see $dir/logs/prometheus.log" >&2; exit 1; }
+  [ "$got" = "$want" ] || { echo "the Thanos Querier sees $got of $want counters; see $dir/logs/thanos-query.log" >&2; exit 1; }
+  log "Prometheus pid $prom_pid on :$prom_port, Thanos Querier pid $querier_pid on :$querier_port over Sluice pids ${instance_pids[*]}"
+fi
 
 # --- queries --------------------------------------------------------------------------------------
 start=1704067200                       # QueryWorkload.START_MS
@@ -102,12 +152,14 @@ end=$((start + 7200 - 15))             # the last sample
 echo "date: $(date -u +%FT%TZ); machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/ {print $2}') GiB"
 echo "load before: $(load)"
 status=0
+side=sluice suffix=""
+if [ "$thanos" = 1 ]; then side="thanos-querier+3-sluice" suffix="-thanos"; fi
 python3 benchmarks/query_vs_prometheus.py --prom "http://127.0.0.1:$prom_port:$prom_pid" \
-  --sluice "http://127.0.0.1:$sluice_port:$sluice_pid" --start "$start" --end "$end" --step 15 \
+  --sluice "$sluice_spec" --sluice-name "$side" --start "$start" --end "$end" --step 15 \
   --runs "$runs" --warmup "$warmup" "${only[@]}" --json "$dir/result.json" | tee "$dir/result.txt" || status=1
 echo "load after: $(load)"
 mkdir -p benchmarks/results
-cp "$dir/result.json" "benchmarks/results/$(date -u +%F)-query-vs-prometheus-${series}series.json"
+cp "$dir/result.json" "benchmarks/results/$(date -u +%F)-query-vs-prometheus${suffix}-${series}series.json"
 
 # --- flame graph of the slowest query on Sluice ---------------------------------------------------
 if [ "$flame" = 1 ]; then

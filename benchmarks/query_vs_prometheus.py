@@ -9,7 +9,11 @@ Sluice serving the same data. For each query (instant at END, then a range START
      (/proc/PID/status) after the query's runs (the high-water mark cannot be reset: read its growth).
 Prints one table row per query and writes all figures as JSON (--json).
 
-  query_vs_prometheus.py --prom URL:PID --sluice URL:PID --start S --end E --step 15 [--runs 10] [--warmup 3]
+  query_vs_prometheus.py --prom URL:PID --sluice URL:PID[,PID...] --start S --end E --step 15 [--runs 10] [--warmup 3]
+
+With several PIDs for the Sluice side (a Thanos Querier over Sluice instances: the Querier's URL, then the
+Querier's and the instances' PIDs) its CPU and memory are the sums over those processes; --sluice-name names
+that side in the output.
 """
 import argparse
 import json
@@ -31,19 +35,23 @@ QUERIES = [
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime (fields 14 and 15)
+def cpu_seconds(pids):
+    total = 0.0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime (fields 14 and 15)
+    return total
 
 
-def memory_mb(pid):
-    out = {}
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            key, _, rest = line.partition(":")
-            if key in ("VmHWM", "VmRSS"):
-                out[key] = int(rest.split()[0]) / 1024
+def memory_mb(pids):
+    out = {"VmHWM": 0.0, "VmRSS": 0.0}
+    for pid in pids:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                key, _, rest = line.partition(":")
+                if key in ("VmHWM", "VmRSS"):
+                    out[key] += int(rest.split()[0]) / 1024
     return out
 
 
@@ -111,7 +119,8 @@ def compare(prom, sluice):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--prom", required=True, help="URL:PID of Prometheus, e.g. http://127.0.0.1:9090:1234")
-    ap.add_argument("--sluice", required=True, help="URL:PID of Sluice")
+    ap.add_argument("--sluice", required=True, help="URL:PID[,PID...] of Sluice (or of a Thanos Querier over Sluice instances)")
+    ap.add_argument("--sluice-name", default="sluice", help="the Sluice side's name in the output")
     ap.add_argument("--start", type=float, required=True)
     ap.add_argument("--end", type=float, required=True)
     ap.add_argument("--step", type=float, default=15)
@@ -122,12 +131,12 @@ def main():
     args = ap.parse_args()
     servers = {}
     for name, spec in (("prometheus", args.prom), ("sluice", args.sluice)):
-        base, _, pid = spec.rpartition(":")
-        servers[name] = (base, int(pid))
+        base, _, pids = spec.rpartition(":")
+        servers[name] = (base, [int(p) for p in pids.split(",")])
     only = set(args.only.split(",")) if args.only else None
     baseline = {n: memory_mb(pid) for n, (_, pid) in servers.items()}
     for n, m in baseline.items():
-        print(f"{n}: before the queries VmRSS {m['VmRSS']:.0f} MB, VmHWM {m['VmHWM']:.0f} MB")
+        print(f"{args.sluice_name if n == 'sluice' else n}: before the queries VmRSS {m['VmRSS']:.0f} MB, VmHWM {m['VmHWM']:.0f} MB")
     rows, ok = [], True
     for qname, query in QUERIES:
         if only and qname not in only:
@@ -153,21 +162,27 @@ def main():
                     fetch(urls[n])
             walls = {n: [] for n in servers}
             cpu = {n: 0.0 for n in servers}
+            per_process = {n: [0.0] * len(pids) for n, (_, pids) in servers.items()}
             for _ in range(args.runs):
-                for n, (_, pid) in servers.items():  # alternating, Prometheus first
-                    c0 = cpu_seconds(pid)
+                for n, (_, pids) in servers.items():  # alternating, Prometheus first
+                    c0 = [cpu_seconds([p]) for p in pids]
                     wall, _ = fetch(urls[n])
-                    cpu[n] += cpu_seconds(pid) - c0
+                    for i, p in enumerate(pids):
+                        per_process[n][i] += cpu_seconds([p]) - c0[i]
+                    cpu[n] = sum(per_process[n])
                     walls[n].append(wall)
             row = {"query": query, "name": qname, "kind": kind, "url": urls["sluice"], "check": check, "series": nseries,
                    "points": npoints, "bytes": {n: len(a) for n, a in answers.items()}}
             for n, (_, pid) in servers.items():
                 row[n] = {"wall_median_s": statistics.median(walls[n]), "wall_min_s": min(walls[n]),
-                          "cpu_per_query_s": cpu[n] / args.runs, **memory_mb(pid)}
+                          "cpu_per_query_s": cpu[n] / args.runs,
+                          "cpu_per_query_s_by_pid": {str(p): c / args.runs for p, c in zip(pid, per_process[n])},
+                          **memory_mb(pid)}
             rows.append(row)
     print()
     print(f"{args.runs} runs each after {args.warmup} warm-up, alternating; wall = median ms, CPU = server CPU ms per query "
-          f"(/proc utime+stime); HWM = VmHWM MB after the query's runs; speed-up = Prometheus wall / Sluice wall")
+          f"(/proc utime+stime); HWM = VmHWM MB after the query's runs; speed-up = Prometheus wall / Sluice wall"
+          + (f"; the Sluice side is {args.sluice_name} (CPU and HWM summed over its processes)" if args.sluice_name != "sluice" else ""))
     head = f"{'query':34} {'kind':7} {'prom wall':>9} {'prom CPU':>8} {'sluice wall':>11} {'sluice CPU':>10} " \
            f"{'speed-up':>8} {'CPU ratio':>9} {'prom HWM':>8} {'sluice HWM':>10}"
     print(head)
@@ -178,9 +193,14 @@ def main():
               f"{p['wall_median_s'] / s['wall_median_s']:7.2f}x "
               f"{(p['cpu_per_query_s'] / s['cpu_per_query_s']) if s['cpu_per_query_s'] else float('inf'):8.2f}x "
               f"{p['VmHWM']:8.0f} {s['VmHWM']:10.0f}")
+    if len(servers["sluice"][1]) > 1:
+        print(f"{args.sluice_name}: CPU ms per query by process (PIDs {', '.join(map(str, servers['sluice'][1]))})")
+        for r in rows:
+            by_pid = r["sluice"]["cpu_per_query_s_by_pid"].values()
+            print(f"{r['name']:34} {r['kind']:7} " + " ".join(f"{c * 1e3:8.0f}" for c in by_pid))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"baseline": baseline, "runs": args.runs, "warmup": args.warmup, "start": args.start, "end": args.end,
+            json.dump({"sluice_side": args.sluice_name, "baseline": baseline, "runs": args.runs, "warmup": args.warmup, "start": args.start, "end": args.end,
                        "step": args.step, "rows": rows}, f, indent=1)
     # The query Sluice is slowest on next to Prometheus (the lowest speed-up): the flame graph's subject.
     slowest = min(rows, key=lambda r: r["prometheus"]["wall_median_s"] / r["sluice"]["wall_median_s"])

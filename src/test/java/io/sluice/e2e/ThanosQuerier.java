@@ -71,7 +71,24 @@ final class ThanosQuerier implements AutoCloseable {
         }
     }
 
-    static ThanosQuerier start(Path binary, List<Integer> storePorts, Path logDir) throws IOException {
+    /**
+     * A self-signed certificate for 127.0.0.1 made by the real openssl: {@code dir/server.crt} and
+     * its key {@code dir/server.key} (PKCS#8 PEM); the certificate is its own CA.
+     */
+    static Path selfSignedCertificate(Path dir) throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        Process p = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key",
+                "-out", "server.crt", "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1")
+                .directory(dir.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new AssertionError("openssl could not make a certificate: " + out);
+        }
+        return dir.resolve("server.crt");
+    }
+
+    /** The Querier over {@code storePorts}; with {@code tlsCa} non-null it talks TLS to them, verifying with that CA. */
+    static ThanosQuerier start(Path binary, List<Integer> storePorts, Path logDir, Path tlsCa) throws IOException {
         int httpPort = E2eEnvironment.freePort();
         List<String> command = new ArrayList<>(List.of(binary.toString(), "query",
                 "--http-address=127.0.0.1:" + httpPort,
@@ -80,6 +97,10 @@ final class ThanosQuerier implements AutoCloseable {
                 "--deduplication.func=chain",
                 "--endpoint.info-timeout=2s",
                 "--log.level=info"));
+        if (tlsCa != null) {
+            command.addAll(List.of("--grpc-client-tls-secure", "--grpc-client-tls-ca=" + tlsCa,
+                    "--grpc-client-server-name=127.0.0.1"));
+        }
         for (int port : storePorts) {
             command.add("--endpoint-strict=127.0.0.1:" + port);
         }

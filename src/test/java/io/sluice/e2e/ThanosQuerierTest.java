@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * directories, each a StoreAPI endpoint with its own {@code sluice_instance} external label) consume
  * a 12-partition topic whose producer does not key by series ({@link SpreadSamples}: every series'
  * samples sit in two partitions, so most series are split across instances), and a real Thanos
- * Querier (built from the Go module proxy) fans out to them. Through the Querier's HTTP API,
+ * Querier (built from the Go module proxy) fans out to them over TLS (a self-signed certificate made
+ * by openssl; the Querier's {@code --grpc-client-tls-*} flags). Through the Querier's HTTP API,
  * {@code count}, {@code sum by (job) (rate(...[5m]))}, a {@code [1h]} range selector and
  * {@code /api/v1/series} agree with what was produced, sample for sample. Then one instance is
  * killed with SIGKILL mid-stream: while it is down answers carry Thanos' partial-response warning;
@@ -64,6 +65,7 @@ class ThanosQuerierTest {
         kafka.createTopic(topic, PARTITIONS);
         SpreadSamples samples = new SpreadSamples(SERIES, PARTITIONS, MOVE_ROUND);
         ConsumerProgress progress = new ConsumerProgress(kafka.admin(), topic, PARTITIONS, group);
+        Path certificate = ThanosQuerier.selfSignedCertificate(work.resolve("tls"));
 
         for (String name : List.of("a", "b", "c")) {
             int storePort = E2eEnvironment.freePort();
@@ -74,7 +76,9 @@ class ThanosQuerierTest {
                             "head.shards=1",
                             "store.grpc.host=127.0.0.1",
                             "store.grpc.port=" + storePort,
-                            "store.external-labels=" + ThanosQuerier.REPLICA_LABEL + "=" + name)));
+                            "store.external-labels=" + ThanosQuerier.REPLICA_LABEL + "=" + name,
+                            "store.grpc.tls-cert-file=" + certificate,
+                            "store.grpc.tls-key-file=" + certificate.resolveSibling("server.key"))));
         }
         for (ServerLauncher l : launchers) {
             l.start();
@@ -82,7 +86,7 @@ class ThanosQuerierTest {
         for (ServerLauncher l : launchers) {
             l.current().awaitReady(ServerLauncher.READY_TIMEOUT);
         }
-        querier = ThanosQuerier.start(thanos, storePorts, work.resolve("logs"));
+        querier = ThanosQuerier.start(thanos, storePorts, work.resolve("logs"), certificate);
 
         // rounds before the move, consumed, then the rounds after it: no instance sees a series out of order
         produce(kafka, topic, samples, 0, MOVE_ROUND, Duration.ZERO);

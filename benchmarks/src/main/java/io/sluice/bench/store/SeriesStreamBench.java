@@ -13,7 +13,13 @@ import io.sluice.server.store.proto.Series;
 import io.sluice.server.store.proto.SeriesRequest;
 import io.sluice.server.store.proto.SeriesResponse;
 import io.sluice.server.store.proto.StoreGrpc;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -21,15 +27,22 @@ import java.util.concurrent.TimeUnit;
 /**
  * The Thanos StoreAPI {@code Series} call over loopback: a real head holding {@code --series}
  * {@code node_cpu_seconds_total} series with {@code --rounds} samples each (15 s apart; 480 = 2 h), the
- * real gRPC server, and a grpc-java blocking stub asking for every series over the whole range,
- * {@code --calls} times after {@code --warmup} calls. The figure is the raw chunk bytes received per
- * second of wall time; the CPU of the server's threads ({@code storeapi*}) and of the rest of the
- * process (the client, its Netty threads, GC and JIT) is printed next to it.
+ * real gRPC server, and a client asking for every series over the whole range, {@code --calls}
+ * times after {@code --warmup} calls, {@code --batch} series per response
+ * ({@code response_batch_size}; the Querier asks for 64, 0 = one per response). The client is either
+ * a grpc-java blocking stub in this JVM ({@code --client java}) or, with {@code --go-client PATH},
+ * {@code benchmarks/anchors/storeapi-client} (the thanos module's storepb client, as a Querier
+ * decodes) in its own process. The figure is the raw chunk bytes received per second of wall time;
+ * the CPU of the server's threads ({@code storeapi*}), of the rest of this process (GC, JIT; the
+ * Java client) and of the Go client are printed next to it, and the server's CPU per GB. The head
+ * is checkpointed after the fill ({@code --checkpoint false}: not), as a running instance does every
+ * 5 minutes: its closed chunks are then read from their chunk files, as most of a 2 h query's are.
  *
  * <pre>
  * java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xms2g -Xmx2g \
  *   -cp benchmarks/target/benchmarks.jar io.sluice.bench.store.SeriesStreamBench \
- *   [--series 10000] [--rounds 480] [--shards 2] [--server-threads 2] [--warmup 5] [--calls 20]
+ *   [--series 10000] [--rounds 480] [--shards 2] [--server-threads 2] [--warmup 5] [--calls 20] \
+ *   [--batch 64] [--checkpoint true] [--external-label sluice_instance=a] [--go-client /tmp/storeapi-client]
  * </pre>
  */
 public final class SeriesStreamBench {
@@ -48,24 +61,41 @@ public final class SeriesStreamBench {
         int serverThreads = Integer.parseInt(arg(args, "server-threads", "2"));
         int warmup = Integer.parseInt(arg(args, "warmup", "5"));
         int calls = Integer.parseInt(arg(args, "calls", "20"));
+        int batch = Integer.parseInt(arg(args, "batch", "64"));
+        String goClient = arg(args, "go-client", null);
+        boolean checkpoint = Boolean.parseBoolean(arg(args, "checkpoint", "true"));
+        // e.g. sluice_instance=a: the usual Thanos setup, whose answers are sorted before they are sent
+        String external = arg(args, "external-label", null);
+        Map<String, String> externalLabels = external == null ? Map.of()
+                : Map.of(external.substring(0, external.indexOf('=')), external.substring(external.indexOf('=') + 1));
         System.out.printf("StoreAPI Series: %,d series x %d samples (15 s apart), %d shards, %d server threads, "
-                + "%d warm-up + %d measured calls%n", series, rounds, shards, serverThreads, warmup, calls);
+                        + "%d warm-up + %d measured calls, %d series per response, %s client, external labels %s%n", series, rounds,
+                shards, serverThreads, warmup, calls, batch, goClient != null ? "Go (" + goClient + ")" : "in-JVM Java",
+                externalLabels);
         long fillStart = System.nanoTime();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try (FilledHead filled = new FilledHead(series, rounds, shards)) {
             System.out.printf("head filled with %,d samples in %.1f s%n", filled.samples, (System.nanoTime() - fillStart) / 1e9);
+            if (checkpoint && !filled.head.checkpoint(120_000)) {
+                throw new IllegalStateException("the head's checkpoint did not finish in 2 min");
+            }
             StoreApiServer server = StoreApiServer.start(
-                    new StoreApiOptions("127.0.0.1", 0, Map.of(), StoreApiOptions.DEFAULT_MAX_MESSAGE_BYTES, null, null),
+                    new StoreApiOptions("127.0.0.1", 0, externalLabels, StoreApiOptions.DEFAULT_MAX_MESSAGE_BYTES, null, null),
                     filled.head, QueryOptions.DEFAULTS, serverThreads, registry, () -> null);
             ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext()
                     .maxInboundMessageSize(64 << 20).build();
             try {
+                if (goClient != null) {
+                    goClient(goClient, server.port(), rounds, batch, warmup, calls, series);
+                    return;
+                }
                 StoreGrpc.StoreBlockingStub store = StoreGrpc.newBlockingStub(channel);
                 SeriesRequest request = SeriesRequest.newBuilder()
                         .setMinTime(FilledHead.FIRST_MS)
                         .setMaxTime(FilledHead.FIRST_MS + rounds * FilledHead.STEP_MS)
                         .addMatchers(LabelMatcher.newBuilder().setType(LabelMatcher.Type.EQ)
                                 .setName("__name__").setValue("node_cpu_seconds_total"))
+                        .setResponseBatchSize(batch)
                         .build();
                 for (int i = 0; i < warmup; i++) {
                     call(store, request);
@@ -91,12 +121,64 @@ public final class SeriesStreamBench {
                 System.out.printf("%d calls: %,d chunk bytes in %.3f s wall = %.3f GB/s of chunk bytes, %.1f ms/call, "
                                 + "%,.0f series/s%n", calls, total[2], wall / 1e9, total[2] / (double) wall,
                         wall / 1e6 / calls, total[0] / (wall / 1e9));
-                System.out.printf("CPU: server (storeapi threads) %.3f s, client and the rest of the process %.3f s, "
-                                + "total %.3f s = %.2f cores%n", serverCpu / 1e9, (processCpu - serverCpu) / 1e9,
-                        processCpu / 1e9, processCpu / (double) wall);
+                System.out.printf("CPU: server (storeapi threads) %.3f s = %.3f s per GB, client and the rest of the "
+                                + "process %.3f s, total %.3f s = %.2f cores%n", serverCpu / 1e9, serverCpu / (double) total[2],
+                        (processCpu - serverCpu) / 1e9, processCpu / 1e9, processCpu / (double) wall);
             } finally {
                 channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
                 server.close();
+            }
+        }
+    }
+
+    /**
+     * Runs the Go client against the server: it warms up, says "warm", measures once told to on stdin
+     * and prints one {@code storeapi_client ...} line; the server's CPU is read around the measured part.
+     */
+    private static void goClient(String binary, int port, int rounds, int batch, int warmup, int calls, int series)
+            throws Exception {
+        Process p = new ProcessBuilder(binary, "-addr", "127.0.0.1:" + port, "-min", Long.toString(FilledHead.FIRST_MS),
+                "-max", Long.toString(FilledHead.FIRST_MS + rounds * FilledHead.STEP_MS), "-batch", Integer.toString(batch),
+                "-warmup", Integer.toString(warmup), "-calls", Integer.toString(calls), "-handshake")
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+             Writer in = new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8)) {
+            String line = out.readLine();
+            if (!"warm".equals(line)) {
+                throw new IllegalStateException("the Go client did not warm up: " + line);
+            }
+            long serverCpu0 = cpuOfThreads("storeapi");
+            long processCpu0 = OS.getProcessCpuTime();
+            in.write("go\n");
+            in.flush();
+            line = out.readLine();
+            long serverCpu = cpuOfThreads("storeapi") - serverCpu0;
+            long processCpu = OS.getProcessCpuTime() - processCpu0;
+            if (line == null || !line.startsWith("storeapi_client ")) {
+                throw new IllegalStateException("the Go client answered " + line);
+            }
+            Map<String, String> r = new HashMap<>();
+            for (String kv : line.substring("storeapi_client ".length()).split(" ")) {
+                String[] parts = kv.split("=", 2);
+                r.put(parts[0], parts[1]);
+            }
+            long got = Long.parseLong(r.get("series"));
+            if (got != (long) series * calls) {
+                throw new IllegalStateException("the Go client received " + got + " series, not " + (long) series * calls);
+            }
+            long bytes = Long.parseLong(r.get("chunk_bytes"));
+            double wall = Double.parseDouble(r.get("wall_s"));
+            double clientCpu = Double.parseDouble(r.get("cpu_s"));
+            System.out.printf("per call: %,d series, %,d chunks, %,d chunk bytes%n", got / calls,
+                    Long.parseLong(r.get("chunks")) / calls, bytes / calls);
+            System.out.printf("%d calls: %,d chunk bytes in %.3f s wall = %.3f GB/s of chunk bytes, %.1f ms/call%n",
+                    calls, bytes, wall, bytes / wall / 1e9, wall * 1e3 / calls);
+            System.out.printf("CPU: server (storeapi threads) %.3f s = %.3f s per GB, rest of the server JVM %.3f s, "
+                            + "Go client %.3f s = %.3f s per GB%n", serverCpu / 1e9, serverCpu / 1e9 / (bytes / 1e9),
+                    (processCpu - serverCpu) / 1e9, clientCpu, clientCpu / (bytes / 1e9));
+        } finally {
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
             }
         }
     }

@@ -27,10 +27,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threads: one acceptor ({@code storeapi-accept}), one event loop ({@code storeapi-io}) that
  * frames and writes, and {@code threads} call threads ({@code storeapi-N}) that read the head and
- * build the responses (a {@code Series} call holds one while it streams). Memory: a streamed
- * series' chunks, copied once into its response message; a sorted answer (external labels set)
- * holds every series of the answer until it is sent, bounded by {@code query.max-series} and
- * {@code query.max-samples}. Thread-safety: start on one thread; {@link #close()} from any.
+ * encode the responses (a {@code Series} call holds one while it streams). Memory: per call thread
+ * one encoder array holding the response being built (a batch of up to {@code response_batch_size}
+ * series, sent once it passes 1 MiB; kept for the next call up to 4 MiB); a sorted answer (external
+ * labels set) holds every encoded series of the answer until it is sent, bounded by
+ * {@code query.max-series} and {@code query.max-samples}. Thread-safety: start on one thread; {@link #close()} from any.
  */
 public final class StoreApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StoreApiServer.class);
@@ -74,7 +75,7 @@ public final class StoreApiServer implements AutoCloseable {
                 // (one ping per 5 min) would answer that with GOAWAY "too_many_pings"
                 .permitKeepAliveTime(5, TimeUnit.SECONDS)
                 .permitKeepAliveWithoutCalls(true)
-                .addService(new StoreService(head, limits, labels, metrics, notReady))
+                .addService(new StoreService(head, limits, labels, metrics, notReady).bindService())
                 .addService(new InfoService(head, options.externalLabels(), metrics))
                 .addService(health.getHealthService());
         Server server;

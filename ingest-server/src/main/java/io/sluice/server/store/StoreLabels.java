@@ -1,14 +1,18 @@
 package io.sluice.server.store;
 
+import io.sluice.core.head.read.HeadQuery;
 import io.sluice.core.index.Matcher;
+import io.sluice.core.labels.CanonicalLabels;
 import io.sluice.core.labels.LabelsView;
 import io.sluice.server.store.proto.Label;
 import io.sluice.server.store.proto.LabelMatcher;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Labels as the StoreAPI serves them: a series' own labels with the instance's external labels
@@ -24,31 +28,97 @@ final class StoreLabels {
     static final Comparator<List<Label>> LABEL_SET_ORDER = StoreLabels::compareLabelSets;
 
     private final Map<String, String> external;
+    /** The external labels' names and values as UTF-8, in byte order of the names. */
+    private final byte[][] externalNames;
+    private final byte[][] externalValues;
 
     StoreLabels(Map<String, String> external) {
         this.external = external;
+        List<Map.Entry<String, String>> sorted = new ArrayList<>(external.entrySet());
+        sorted.sort((a, b) -> compareCodePoints(a.getKey(), b.getKey()));
+        externalNames = new byte[sorted.size()][];
+        externalValues = new byte[sorted.size()][];
+        for (int i = 0; i < sorted.size(); i++) {
+            externalNames[i] = sorted.get(i).getKey().getBytes(StandardCharsets.UTF_8);
+            externalValues[i] = sorted.get(i).getValue().getBytes(StandardCharsets.UTF_8);
+        }
     }
 
     Map<String, String> external() {
         return external;
     }
 
-    /** The served labels of a series, sorted. */
-    List<Label> served(LabelsView series, Set<String> without) {
-        List<Label> out = new ArrayList<>(series.count() + external.size());
+    /**
+     * The served labels of a series, sorted by name, in the head's canonical encoding (uvarint length
+     * and UTF-8 bytes of each name and value, {@link CanonicalLabels}), so that they are encoded and
+     * compared ({@link HeadQuery#compareCanonical}) as bytes, with no object per label.
+     *
+     * @param series the series' labels, a view of {@code bytes} from index 0 (a snapshot's)
+     * @param without the names to leave out, UTF-8 ({@link #utf8})
+     */
+    byte[] served(LabelsView series, byte[] bytes, byte[][] without) {
+        int size = 0;
         for (LabelsView l = series.rewind(); l.next(); ) {
-            String name = l.name();
-            if (!external.containsKey(name) && !without.contains(name)) {
-                out.add(Label.newBuilder().setName(name).setValue(l.value()).build());
+            size += CanonicalLabels.MAX_UVARINT_BYTES * 2 + l.nameLength() + l.valueLength();
+        }
+        for (int e = 0; e < externalNames.length; e++) {
+            size += CanonicalLabels.MAX_UVARINT_BYTES * 2 + externalNames[e].length + externalValues[e].length;
+        }
+        byte[] out = new byte[size];
+        int pos = 0;
+        int e = 0;
+        for (LabelsView l = series.rewind(); l.next(); ) {
+            int nameAt = l.nameOffset();
+            int nameLength = l.nameLength();
+            for (; e < externalNames.length && Arrays.compareUnsigned(externalNames[e], 0, externalNames[e].length,
+                    bytes, nameAt, nameAt + nameLength) < 0; e++) {
+                pos = put(out, pos, e, without);
+            }
+            if (e < externalNames.length && Arrays.equals(externalNames[e], 0, externalNames[e].length,
+                    bytes, nameAt, nameAt + nameLength)) {
+                continue; // the external label wins
+            }
+            if (isIn(without, bytes, nameAt, nameLength)) {
+                continue;
+            }
+            pos = CanonicalLabels.putUvarint(out, pos, nameLength);
+            System.arraycopy(bytes, nameAt, out, pos, nameLength);
+            pos += nameLength;
+            pos = CanonicalLabels.putUvarint(out, pos, l.valueLength());
+            System.arraycopy(bytes, l.valueOffset(), out, pos, l.valueLength());
+            pos += l.valueLength();
+        }
+        for (; e < externalNames.length; e++) {
+            pos = put(out, pos, e, without);
+        }
+        return Arrays.copyOf(out, pos);
+    }
+
+    /** Names as UTF-8 bytes, for {@link #served}. */
+    static byte[][] utf8(Collection<String> names) {
+        return names.stream().map(n -> n.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
+    }
+
+    private int put(byte[] out, int pos, int e, byte[][] without) {
+        byte[] name = externalNames[e];
+        if (isIn(without, name, 0, name.length)) {
+            return pos;
+        }
+        pos = CanonicalLabels.putUvarint(out, pos, name.length);
+        System.arraycopy(name, 0, out, pos, name.length);
+        pos += name.length;
+        pos = CanonicalLabels.putUvarint(out, pos, externalValues[e].length);
+        System.arraycopy(externalValues[e], 0, out, pos, externalValues[e].length);
+        return pos + externalValues[e].length;
+    }
+
+    private static boolean isIn(byte[][] names, byte[] bytes, int offset, int length) {
+        for (byte[] n : names) {
+            if (Arrays.equals(n, 0, n.length, bytes, offset, offset + length)) {
+                return true;
             }
         }
-        for (Map.Entry<String, String> e : external.entrySet()) {
-            if (!without.contains(e.getKey())) {
-                out.add(Label.newBuilder().setName(e.getKey()).setValue(e.getValue()).build());
-            }
-        }
-        out.sort((a, b) -> compareCodePoints(a.getName(), b.getName()));
-        return out;
+        return false;
     }
 
     /**

@@ -1,9 +1,11 @@
 package io.sluice.server.store;
 
-import com.google.protobuf.UnsafeByteOperations;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.StatusException;
 import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import io.sluice.core.head.Head;
 import io.sluice.core.head.read.HeadQuery;
@@ -11,21 +13,14 @@ import io.sluice.core.head.read.SeriesSnapshot;
 import io.sluice.core.index.Matcher;
 import io.sluice.core.labels.LabelsView;
 import io.sluice.server.query.QueryOptions;
-import io.sluice.server.store.proto.AggrChunk;
-import io.sluice.server.store.proto.Chunk;
 import io.sluice.server.store.proto.LabelNamesRequest;
 import io.sluice.server.store.proto.LabelNamesResponse;
 import io.sluice.server.store.proto.LabelValuesRequest;
 import io.sluice.server.store.proto.LabelValuesResponse;
-import io.sluice.server.store.proto.Series;
 import io.sluice.server.store.proto.SeriesRequest;
-import io.sluice.server.store.proto.SeriesResponse;
 import io.sluice.server.store.proto.StoreGrpc;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
@@ -36,19 +31,22 @@ import java.util.function.Supplier;
  * <p>{@code Series}: every series matching the request's matchers with a chunk overlapping
  * [min_time, max_time], with its whole XOR chunks that overlap the range exactly as the head holds
  * them ({@link SeriesSnapshot#exactChunk}: Prometheus' chunk encoding, copied, never re-encoded;
- * the open chunk cut at the samples its writer had published), in label order, one
- * {@code SeriesResponse} per series. With {@code skip_chunks} only the labels. When labels are
- * added (external labels) or removed ({@code without_replica_labels}) the order can change, so the
- * answer is then built whole and sorted before it is sent (bounded by the limits). Limits
- * ({@code query.max-series}, {@code query.max-samples}: every sample of a sent chunk counts) end the
- * call with {@code RESOURCE_EXHAUSTED}; a bad matcher with {@code INVALID_ARGUMENT}. A slow reader
- * is waited for (flow control), never buffered without bound.
+ * the open chunk cut at the samples its writer had published), in label order, encoded by hand
+ * ({@link SeriesResponseEncoder}, no protobuf object per series or chunk): one
+ * {@code SeriesResponse} per series, or batches of {@code response_batch_size} series when the
+ * request asks for more than 1 (Thanos' Querier asks for 64). With {@code skip_chunks} only the
+ * labels. When labels are added (external labels) or removed ({@code without_replica_labels}) the
+ * order can change, so the answer is then encoded whole and sorted before it is sent (bounded by
+ * the limits). Limits ({@code query.max-series}, {@code query.max-samples}: every sample of a sent
+ * chunk counts) end the call with {@code RESOURCE_EXHAUSTED}; a bad matcher with
+ * {@code INVALID_ARGUMENT}. A slow reader is waited for (flow control), never buffered without
+ * bound.
  *
  * <p>{@code LabelNames}/{@code LabelValues}: with matchers, from the matching series in
  * [start, end]; without, from the label index (every series held, whatever the range). External
  * labels included. Thread-safety: one call per gRPC executor thread, nothing shared but the head.
  */
-final class StoreService extends StoreGrpc.StoreImplBase {
+final class StoreService {
     private static final Matcher ALL_SERIES = Matcher.re("__name__", ".+");
     /**
      * A stream whose client window is full polls {@code isReady()} with a short park, doubling from
@@ -58,6 +56,9 @@ final class StoreService extends StoreGrpc.StoreImplBase {
      */
     private static final long FIRST_PARK_NANOS = 20_000;
     private static final long MAX_PARK_NANOS = 1_000_000;
+
+    /** One encoder per call thread, reused by its calls. */
+    private static final ThreadLocal<SeriesResponseEncoder> ENCODERS = ThreadLocal.withInitial(SeriesResponseEncoder::new);
 
     private final Head head;
     private final QueryOptions limits;
@@ -73,10 +74,25 @@ final class StoreService extends StoreGrpc.StoreImplBase {
         this.notReady = notReady;
     }
 
-    @Override
-    public void series(SeriesRequest request, StreamObserver<SeriesResponse> observer) {
+    /**
+     * The service with {@code Series} answered through {@link EncodedMessage#MARSHALLER} (responses
+     * encoded by hand), the rest through the generated protobuf marshallers.
+     */
+    ServerServiceDefinition bindService() {
+        MethodDescriptor<SeriesRequest, EncodedMessage> seriesMethod = StoreGrpc.getSeriesMethod()
+                .toBuilder(StoreGrpc.getSeriesMethod().getRequestMarshaller(), EncodedMessage.MARSHALLER).build();
+        return ServerServiceDefinition.builder(StoreGrpc.SERVICE_NAME)
+                .addMethod(seriesMethod, ServerCalls.asyncServerStreamingCall(this::series))
+                .addMethod(StoreGrpc.getLabelNamesMethod(), ServerCalls.asyncUnaryCall(this::labelNames))
+                .addMethod(StoreGrpc.getLabelValuesMethod(), ServerCalls.asyncUnaryCall(this::labelValues))
+                .build();
+    }
+
+    void series(SeriesRequest request, StreamObserver<EncodedMessage> observer) {
         metrics.request("series");
-        ServerCallStreamObserver<SeriesResponse> out = (ServerCallStreamObserver<SeriesResponse>) observer;
+        ServerCallStreamObserver<EncodedMessage> out = (ServerCallStreamObserver<EncodedMessage>) observer;
+        SeriesResponseEncoder encoder = ENCODERS.get();
+        encoder.reset(request.getResponseBatchSize());
         try {
             checkReady();
             Matcher[] matchers = matchers(request.getMatchersList());
@@ -84,9 +100,9 @@ final class StoreService extends StoreGrpc.StoreImplBase {
                 out.onCompleted();
                 return;
             }
-            Set<String> without = new HashSet<>(request.getWithoutReplicaLabelsList());
-            boolean sort = !labels.external().isEmpty() || !without.isEmpty();
-            List<Series> buffered = sort ? new ArrayList<>() : null;
+            byte[][] without = StoreLabels.utf8(request.getWithoutReplicaLabelsList());
+            boolean sort = !labels.external().isEmpty() || without.length > 0;
+            List<SortedSeries> buffered = sort ? new ArrayList<>() : null;
             long minTime = request.getMinTime();
             long maxTime = request.getMaxTime();
             boolean skipChunks = request.getSkipChunks();
@@ -94,13 +110,26 @@ final class StoreService extends StoreGrpc.StoreImplBase {
             long series = 0;
             long samples = 0;
             SeriesSnapshot.ExactChunk chunk = new SeriesSnapshot.ExactChunk();
+            LabelsView servedView = new LabelsView();
             HeadQuery query = head.query(minTime, maxTime, matchers);
             while (query.next() && series < seriesLimit) {
                 if (out.isCancelled()) {
                     return;
                 }
                 SeriesSnapshot snapshot = query.snapshot();
-                Series.Builder s = Series.newBuilder();
+                encoder.beginSeries();
+                byte[] served = null;
+                if (sort) {
+                    served = labels.served(snapshot.labels(), snapshot.labelsArray(), without);
+                    for (LabelsView l = servedView.wrap(served, 0, served.length); l.next(); ) {
+                        encoder.label(served, l.nameOffset(), l.nameLength(), l.valueOffset(), l.valueLength());
+                    }
+                } else {
+                    byte[] bytes = snapshot.labelsArray();
+                    for (LabelsView l = snapshot.labels(); l.next(); ) {
+                        encoder.label(bytes, l.nameOffset(), l.nameLength(), l.valueOffset(), l.valueLength());
+                    }
+                }
                 long n = 0;
                 for (int c = 0; c < snapshot.chunkCount(); c++) {
                     snapshot.exactChunk(c, chunk);
@@ -109,12 +138,11 @@ final class StoreService extends StoreGrpc.StoreImplBase {
                     }
                     n += chunk.numSamples();
                     if (!skipChunks) {
-                        s.addChunks(AggrChunk.newBuilder().setMinTime(chunk.minTimeMs()).setMaxTime(chunk.maxTimeMs())
-                                .setRaw(Chunk.newBuilder().setType(Chunk.Encoding.XOR).setData(
-                                        UnsafeByteOperations.unsafeWrap(Arrays.copyOf(chunk.bytes(), chunk.length())))));
+                        encoder.chunk(chunk.minTimeMs(), chunk.maxTimeMs(), chunk.bytes(), 0, chunk.length());
                     }
                 }
                 if (n == 0) {
+                    encoder.dropSeries();
                     continue;
                 }
                 if (++series > limits.maxSeries()) {
@@ -128,21 +156,26 @@ final class StoreService extends StoreGrpc.StoreImplBase {
                                 + limits.maxSamples() + " samples (query.max-samples of this Sluice instance)");
                     }
                 }
-                s.addAllLabels(labels.served(snapshot.labels(), without));
                 if (sort) {
-                    buffered.add(s.build());
+                    buffered.add(new SortedSeries(served, encoder.takeSeries()));
                 } else {
-                    send(out, s.build());
+                    encoder.endSeries();
+                    if (encoder.full() && !send(out, encoder)) {
+                        return;
+                    }
                 }
             }
             if (sort) {
-                buffered.sort((a, b) -> StoreLabels.compareLabelSets(a.getLabelsList(), b.getLabelsList()));
-                for (Series s : buffered) {
-                    if (out.isCancelled()) {
+                buffered.sort((a, b) -> HeadQuery.compareCanonical(a.labels(), b.labels()));
+                for (SortedSeries s : buffered) {
+                    encoder.addEncoded(s.entry());
+                    if (encoder.full() && !send(out, encoder)) {
                         return;
                     }
-                    send(out, s);
                 }
+            }
+            if (!encoder.isEmpty() && !send(out, encoder)) {
+                return;
             }
             metrics.served(series, samples);
             out.onCompleted();
@@ -154,20 +187,30 @@ final class StoreService extends StoreGrpc.StoreImplBase {
         }
     }
 
-    private static void send(ServerCallStreamObserver<SeriesResponse> out, Series series) throws InterruptedException {
+    /** A series of an answer to be sorted: its served labels (canonical encoding) and its encoded entry. */
+    private record SortedSeries(byte[] labels, byte[] entry) {
+    }
+
+    /** Sends the encoder's message once the client has room; false if the call was cancelled meanwhile. */
+    private static boolean send(ServerCallStreamObserver<EncodedMessage> out, SeriesResponseEncoder encoder)
+            throws InterruptedException {
         long park = FIRST_PARK_NANOS;
-        while (!out.isReady() && !out.isCancelled()) {
+        while (!out.isReady()) {
+            if (out.isCancelled()) {
+                return false;
+            }
             LockSupport.parkNanos(park);
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
             park = Math.min(park * 2, MAX_PARK_NANOS);
         }
-        out.onNext(SeriesResponse.newBuilder().setSeries(series).build());
+        out.onNext(encoder.message());
+        encoder.sent();
+        return true;
     }
 
-    @Override
-    public void labelNames(LabelNamesRequest request, StreamObserver<LabelNamesResponse> out) {
+    void labelNames(LabelNamesRequest request, StreamObserver<LabelNamesResponse> out) {
         metrics.request("label_names");
         try {
             checkReady();
@@ -196,8 +239,7 @@ final class StoreService extends StoreGrpc.StoreImplBase {
         }
     }
 
-    @Override
-    public void labelValues(LabelValuesRequest request, StreamObserver<LabelValuesResponse> out) {
+    void labelValues(LabelValuesRequest request, StreamObserver<LabelValuesResponse> out) {
         metrics.request("label_values");
         try {
             checkReady();

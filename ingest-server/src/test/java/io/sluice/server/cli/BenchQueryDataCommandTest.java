@@ -37,12 +37,38 @@ class BenchQueryDataCommandTest {
 
     @Test
     void theHeadAndTheOpenMetricsFileHoldTheSameSamples() throws IOException {
-        Path data = dir.resolve("sluice");
         Path om = dir.resolve("data.om");
+        Map<String, List<String>> file = generate(om, dir.resolve("sluice"), 1);
+        Set<Double> lastCounterValues = new HashSet<>();
+        assertThat(readHead(dir.resolve("sluice"), lastCounterValues)).isEqualTo(file);
+        assertThat(lastCounterValues).as("no two counters are equal (topk has no ties)").hasSize(30);
+    }
+
+    @Test
+    void splitOverInstancesEverySeriesIsInExactlyOne() throws IOException {
+        Path data = dir.resolve("sluice");
+        Map<String, List<String>> file = generate(dir.resolve("data.om"), data, 3);
+        Map<String, List<String>> union = new HashMap<>();
+        for (int k = 0; k < 3; k++) {
+            Map<String, List<String>> part = readHead(data.resolve("instance-" + k), new HashSet<>());
+            assertThat(part).hasSizeBetween(23, 24);
+            for (Map.Entry<String, List<String>> e : part.entrySet()) {
+                assertThat(union.put(e.getKey(), e.getValue())).as("in one instance only: %s", e.getKey()).isNull();
+            }
+        }
+        assertThat(union).isEqualTo(file);
+    }
+
+    /** Runs the command; the OpenMetrics file's samples per series ("t v" in file order). */
+    private static Map<String, List<String>> generate(Path om, Path data, int instances) throws IOException {
         CliRun run = CliRun.run("bench", "query-data", "--series", "60", "--minutes", "10", "--dir", data.toString(),
-                "--openmetrics", om.toString(), "--shards", "2");
+                "--openmetrics", om.toString(), "--shards", "2", "--instances", Integer.toString(instances));
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.out()).contains("70 series x 40 rounds = 2,800 samples");
+        if (instances == 1) {
+            assertThat(run.out()).contains("70 series x 40 rounds = 2,800 samples");
+        } else {
+            assertThat(run.out()).contains("24 series x 40 rounds = 960 samples").contains("23 series x 40 rounds");
+        }
 
         List<String> lines = Files.readAllLines(om);
         assertThat(lines.getLast()).isEqualTo("# EOF");
@@ -64,8 +90,12 @@ class BenchQueryDataCommandTest {
                 .anyMatch(k -> k.contains("le=+Inf"));
         assertThat(file.keySet()).filteredOn(k -> k.contains("__name__=info")).hasSize(10);
 
+        return file;
+    }
+
+    /** Every series of a data directory with its samples ("t v"); the last value of each counter x into {@code lastCounterValues}. */
+    private static Map<String, List<String>> readHead(Path data, Set<Double> lastCounterValues) throws IOException {
         Map<String, List<String>> head = new HashMap<>();
-        Set<Double> lastCounterValues = new HashSet<>();
         try (Head h = new Head(HeadOptions.defaults(data).withShards(2), new StreamRegistry(), new MemoryAccounting())) {
             h.start();
             HeadQuery query = h.query(Long.MIN_VALUE, Long.MAX_VALUE, Matcher.re("__name__", ".+"));
@@ -91,7 +121,6 @@ class BenchQueryDataCommandTest {
                 head.put(labels.toString(), samples);
             }
         }
-        assertThat(head).isEqualTo(file);
-        assertThat(lastCounterValues).as("no two counters are equal (topk has no ties)").hasSize(30);
+        return head;
     }
 }

@@ -316,4 +316,40 @@ class StoreApiWireTest {
         HealthCheckResponse health = HealthGrpc.newBlockingStub(channel).check(HealthCheckRequest.getDefaultInstance());
         assertThat(health.getStatus()).isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
     }
+
+    @Test
+    void batchedResponsesCarryTheSameSeriesInTheSameOrder() throws Exception {
+        start(QueryOptions.DEFAULTS, Map.of());
+        SeriesRequest one = request(Long.MIN_VALUE, Long.MAX_VALUE, m(LabelMatcher.Type.RE, "__name__", ".+")).build();
+        List<Series> single = series(one);
+        assertThat(single).hasSize(8);
+        for (int batchSize : new int[] {3, 8, 64}) {
+            assertThat(batched(one.toBuilder().setResponseBatchSize(batchSize).build(), batchSize)).isEqualTo(single);
+        }
+        assertThat(batched(one.toBuilder().setResponseBatchSize(3).setSkipChunks(true).build(), 3))
+                .isEqualTo(series(one.toBuilder().setSkipChunks(true).build()));
+    }
+
+    @Test
+    void batchedSortedAnswerWithExternalLabels() throws Exception {
+        start(QueryOptions.DEFAULTS, Map.of("cluster", "eu1", "replica", "a"));
+        SeriesRequest one = request(Long.MIN_VALUE, Long.MAX_VALUE, m(LabelMatcher.Type.RE, "__name__", ".+"))
+                .addWithoutReplicaLabels("replica").build();
+        List<Series> single = series(one);
+        assertThat(single).hasSize(8).allSatisfy(s -> assertThat(labels(s))
+                .containsEntry("cluster", "eu1").doesNotContainKey("replica"));
+        assertThat(batched(one.toBuilder().setResponseBatchSize(5).build(), 5)).isEqualTo(single);
+    }
+
+    /** The series of a call asked for in batches, each response a batch of at most {@code batchSize}. */
+    private List<Series> batched(SeriesRequest request, int batchSize) {
+        List<Series> out = new ArrayList<>();
+        for (Iterator<SeriesResponse> it = store.series(request); it.hasNext(); ) {
+            SeriesResponse r = it.next();
+            assertThat(r.hasBatch()).as("batch responses").isTrue();
+            assertThat(r.getBatch().getSeriesCount()).isBetween(1, batchSize);
+            out.addAll(r.getBatch().getSeriesList());
+        }
+        return out;
+    }
 }

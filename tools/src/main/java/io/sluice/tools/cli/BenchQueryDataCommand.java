@@ -3,8 +3,10 @@ package io.sluice.tools.cli;
 import io.sluice.core.head.HeadOptions;
 import io.sluice.server.cli.CliContext;
 import io.sluice.server.cli.ExitCodes;
+import io.sluice.tools.bench.EveryNthSeries;
 import io.sluice.tools.bench.QueryWorkload;
 import io.sluice.tools.bench.ReplayBenchWriter;
+import io.sluice.tools.bench.RoundWorkload;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -46,6 +48,11 @@ final class BenchQueryDataCommand implements Callable<Integer> {
     @Option(names = "--openmetrics", required = true, paramLabel = "FILE", description = "OpenMetrics file to write.")
     Path openMetrics;
 
+    @Option(names = "--instances", paramLabel = "K", defaultValue = "1",
+            description = "Split the series over K Sluice data directories, D/instance-0 .. D/instance-(K-1), series i "
+                    + "in instance i mod K, as K instances of one consumer group hold them (default ${DEFAULT-VALUE}: D itself).")
+    int instances;
+
     @Option(names = "--shards", paramLabel = "K", description = "Shards (default: one per core); 'sluice serve' must use the same head.shards.")
     Integer shards;
 
@@ -56,8 +63,8 @@ final class BenchQueryDataCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = context.out();
-        if (series < 20 || minutes < 1) {
-            context.error("bench query-data: --series must be at least 20 and --minutes at least 1");
+        if (series < 20 || minutes < 1 || instances < 1) {
+            context.error("bench query-data: --series must be at least 20, --minutes and --instances at least 1");
             return ExitCodes.CONFIG;
         }
         if (!isEmptyOrAbsent(dir)) {
@@ -66,19 +73,23 @@ final class BenchQueryDataCommand implements Callable<Integer> {
         }
         int shardCount = shards != null ? shards : Runtime.getRuntime().availableProcessors();
         long rounds = minutes * 60_000L / QueryWorkload.SCRAPE_INTERVAL_MS;
-        HeadOptions options = HeadOptions.defaults(dir).withShards(shardCount).withQueue(8, BATCH_BYTES).withRetentionMs(0)
-                .withCheckpointIntervalMs(0);
         try {
-            QueryWorkload workload = new QueryWorkload(series);
-            long samples = rounds * workload.seriesCount();
-            out.printf("query-data: %,d series x %,d rounds = %,d samples, %d shard(s), into %s%n", workload.seriesCount(),
-                    rounds, samples, shardCount, dir.toAbsolutePath());
-            out.flush();
-            ReplayBenchWriter.Result r = new ReplayBenchWriter(options, workload, out).write(samples);
-            out.printf("query-data: head written in %.1f s (%,d samples appended)%n", r.seconds(), r.appended());
-            if (r.appended() != samples) {
-                context.error("bench query-data: the head appended " + r.appended() + " samples, expected " + samples);
-                return ExitCodes.FAILURE;
+            for (int k = 0; k < instances; k++) {
+                Path target = instances == 1 ? dir : dir.resolve("instance-" + k);
+                HeadOptions options = HeadOptions.defaults(target).withShards(shardCount).withQueue(8, BATCH_BYTES)
+                        .withRetentionMs(0).withCheckpointIntervalMs(0);
+                QueryWorkload all = new QueryWorkload(series);
+                RoundWorkload workload = instances == 1 ? all : new EveryNthSeries(all, k, instances);
+                long samples = rounds * workload.seriesCount();
+                out.printf("query-data: %,d series x %,d rounds = %,d samples, %d shard(s), into %s%n", workload.seriesCount(),
+                        rounds, samples, shardCount, target.toAbsolutePath());
+                out.flush();
+                ReplayBenchWriter.Result r = new ReplayBenchWriter(options, workload, out).write(samples);
+                out.printf("query-data: head written in %.1f s (%,d samples appended)%n", r.seconds(), r.appended());
+                if (r.appended() != samples) {
+                    context.error("bench query-data: the head appended " + r.appended() + " samples, expected " + samples);
+                    return ExitCodes.FAILURE;
+                }
             }
             long t0 = System.nanoTime();
             try (Writer w = new BufferedWriter(Files.newBufferedWriter(openMetrics, StandardCharsets.UTF_8), 1 << 20)) {

@@ -63,7 +63,7 @@ public final class HeadQuery {
      * differing byte decides, else the two fields are compared whole. The bytes are the head's own, so well
      * formed.
      */
-    static int compareCanonical(byte[] a, byte[] b) {
+    public static int compareCanonical(byte[] a, byte[] b) {
         int m = Arrays.mismatch(a, b);
         if (m < 0) {
             return 0;

@@ -26,6 +26,10 @@ public final class SeriesSnapshot {
     private int[] chunkOffsets = new int[16];
     private int[] chunkLengths = new int[16];
     private int[] chunkSamples = new int[16];
+    // A chunk whose exact length and times the writer knew (a closed chunk read from its file):
+    // exactChunk needs no decode. chunkMinTimes[i] > chunkMaxTimes[i] when unknown.
+    private long[] chunkMinTimes = new long[16];
+    private long[] chunkMaxTimes = new long[16];
     private int chunkCount;
     private int seriesId;
     private long minTimeMs;
@@ -60,6 +64,19 @@ public final class SeriesSnapshot {
 
     /** Copies {@code capacityBytes} of a chunk; {@code numSamples} < 0 means "read the chunk's own count". */
     public void addChunk(MemorySegment page, long offset, int capacityBytes, int numSamples) {
+        addChunk(page, offset, capacityBytes, numSamples, 0, -1);
+    }
+
+    /**
+     * Copies a closed chunk of exactly {@code length} bytes (Prometheus' {@code Bytes()}: its header's
+     * count final, the bits after its last sample zero) whose first and last timestamps are known, as
+     * a chunk file holds it: {@link #exactChunk} then copies it without decoding.
+     */
+    public void addExactChunk(MemorySegment page, long offset, int length, long minTimeMs, long maxTimeMs) {
+        addChunk(page, offset, length, -1, minTimeMs, maxTimeMs);
+    }
+
+    private void addChunk(MemorySegment page, long offset, int capacityBytes, int numSamples, long minTime, long maxTime) {
         if (chunkBytesUsed + capacityBytes > chunkBytes.length) {
             chunkBytes = Arrays.copyOf(chunkBytes, Math.max(chunkBytesUsed + capacityBytes, chunkBytes.length * 2));
         }
@@ -68,11 +85,15 @@ public final class SeriesSnapshot {
             chunkOffsets = Arrays.copyOf(chunkOffsets, n);
             chunkLengths = Arrays.copyOf(chunkLengths, n);
             chunkSamples = Arrays.copyOf(chunkSamples, n);
+            chunkMinTimes = Arrays.copyOf(chunkMinTimes, n);
+            chunkMaxTimes = Arrays.copyOf(chunkMaxTimes, n);
         }
         MemorySegment.copy(page, ValueLayout.JAVA_BYTE, offset, chunkBytes, chunkBytesUsed, capacityBytes);
         chunkOffsets[chunkCount] = chunkBytesUsed;
         chunkLengths[chunkCount] = capacityBytes;
         chunkSamples[chunkCount] = numSamples;
+        chunkMinTimes[chunkCount] = minTime;
+        chunkMaxTimes[chunkCount] = maxTime;
         chunkCount++;
         chunkBytesUsed += capacityBytes;
     }
@@ -167,7 +188,8 @@ public final class SeriesSnapshot {
      * (except for a series with out-of-order samples, whose chunks were re-encoded from the merged
      * samples in range: {@link #mergeOutOfOrder}).
      * The open chunk is cut at the sample count its writer had published, so bytes of a sample being
-     * appended meanwhile never leak in. Decodes the chunk once (for its bit length and times).
+     * appended meanwhile never leak in. Decodes the chunk once (for its bit length and times), unless
+     * it was {@linkplain #addExactChunk added with them}.
      *
      * @throws IllegalStateException if the chunk does not decode (a broken invariant: we wrote it)
      */
@@ -175,6 +197,10 @@ public final class SeriesSnapshot {
         Objects.checkIndex(index, chunkCount);
         int off = chunkOffsets[index];
         int n = chunkSamples[index] >= 0 ? chunkSamples[index] : headerNumSamples(off);
+        if (chunkMinTimes[index] <= chunkMaxTimes[index]) {
+            into.set(chunkBytes, off, chunkLengths[index], 0, n, chunkMinTimes[index], chunkMaxTimes[index]);
+            return into;
+        }
         XorIterator it = into.iterator.reset(chunkBytes, off, chunkLengths[index], n);
         long first = 0;
         long last = 0;

@@ -193,7 +193,7 @@ final class ClosedChunkLists implements AutoCloseable {
                 if (chunkMax >= minTimeMs && chunkMin <= maxTimeMs) {
                     long handle = listPage.get(LONG, e + CLOSED_ENTRY_HANDLE);
                     if (handle == ChunkHandle.NONE) {
-                        if (!copyMapped(listPage.get(LONG, e + CLOSED_ENTRY_FILE_REF), into)) {
+                        if (!copyMapped(listPage.get(LONG, e + CLOSED_ENTRY_FILE_REF), chunkMin, chunkMax, into)) {
                             return false;
                         }
                     } else if (chunks.isPlausible(handle)) {
@@ -207,8 +207,11 @@ final class ClosedChunkLists implements AutoCloseable {
         return true;
     }
 
-    /** Copies a flushed chunk from its file's mapping; false if the ref cannot be real (a stale read: retry). */
-    private boolean copyMapped(long ref, SeriesSnapshot into) {
+    /**
+     * Copies a flushed chunk from its file's mapping, exact as written (its length and times known: no
+     * decode to serve it); false if the ref cannot be real (a stale read: retry).
+     */
+    private boolean copyMapped(long ref, long minTimeMs, long maxTimeMs, SeriesSnapshot into) {
         MemorySegment file = mappings.segment(ChunkFileDescriptor.fileIndex(ref));
         long at = ChunkFileDescriptor.offset(ref);
         if (file == null || at < ChunkFileDescriptor.FILE_HEADER_BYTES || at + ChunkFileDescriptor.ENTRY_HEADER_BYTES > file.byteSize()) {
@@ -219,7 +222,7 @@ final class ClosedChunkLists implements AutoCloseable {
         if (length < 1 || length > ChunkMemory.MAX_BLOCK_BYTES || bytes + length > file.byteSize()) {
             return false;
         }
-        into.addChunk(file, bytes, length, -1);
+        into.addExactChunk(file, bytes, length, minTimeMs, maxTimeMs);
         return true;
     }
 

@@ -14,22 +14,26 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link SeriesSnapshot#exactChunk}: every chunk of a series, closed or open, comes out as the bytes a
- * fresh Prometheus-exact appender writes for the same samples, with the right time range.
+ * fresh Prometheus-exact appender writes for the same samples, with the right time range — closed
+ * chunks in memory (decoded for their length and times) and flushed to their chunk file (served with
+ * the length and times written, no decode).
  */
 class ExactChunkTest {
     @TempDir
     Path dir;
 
-    @Test
-    void closedAndOpenChunksAreBitExactAndCoverEverySampleOnce() throws Exception {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void closedAndOpenChunksAreBitExactAndCoverEverySampleOnce(boolean flushed) throws Exception {
         Random random = new Random(11);
         try (ShardFixture f = new ShardFixture(dir)) {
-            Shard shard = f.open();
+            Shard shard = f.open(f.options().withCheckpointIntervalMs(0));
             byte[] labels = f.canonical("__name__", "x", "job", "exact");
             int stream = f.streams.idOf("t", 0);
             List<long[]> appended = new ArrayList<>();
@@ -51,6 +55,11 @@ class ExactChunkTest {
                 }
                 shard.submit(batch);
                 f.drain();
+            }
+            if (flushed) {
+                long inMemory = shard.chunkBytesInUse();
+                assertThat(shard.checkpoint()).isTrue();
+                assertThat(shard.chunkBytesInUse()).as("closed chunks left memory for their file").isLessThan(inMemory);
             }
             SeriesSnapshot snapshot = new SeriesSnapshot();
             shard.snapshot(0, Long.MIN_VALUE, Long.MAX_VALUE, snapshot);
