@@ -1,6 +1,7 @@
 package io.sluice.server.query;
 
 import io.netty.handler.codec.http.FullHttpRequest;
+import io.sluice.promql.Annotation;
 import io.sluice.promql.Engine;
 import io.sluice.promql.EngineOptions;
 import io.sluice.promql.PromQLException;
@@ -27,6 +28,8 @@ import java.util.function.LongSupplier;
  */
 final class PromqlRoutes {
     static final String QUERY_PATH = "/api/v1/query";
+    /** Prometheus' API answers at most this many warnings and as many infos. */
+    static final int MAX_ANNOTATIONS = 10;
     static final String QUERY_RANGE_PATH = "/api/v1/query_range";
 
     private final QueryContext context;
@@ -39,7 +42,7 @@ final class PromqlRoutes {
         this.clockMs = clockMs;
         this.storage = new HeadQueryable(context.head());
         this.engine = new Engine(new EngineOptions(context.options().lookbackDeltaMs(),
-                EngineOptions.DEFAULTS.maxPointsPerSeries()));
+                EngineOptions.DEFAULTS.maxPointsPerSeries(), context.options().delayedNameRemoval()));
     }
 
     Reply instant(FullHttpRequest request) throws ApiError {
@@ -50,7 +53,7 @@ final class PromqlRoutes {
         long lookback = lookback(params);
         int limit = QueryRequests.limit(params);
         QueryResult result = run(() -> engine.instant(storage, query, t, lookback, limits));
-        return MetadataRoutes.ok(write(result, limit));
+        return MetadataRoutes.ok(write(result, limit, query));
     }
 
     Reply range(FullHttpRequest request) throws ApiError {
@@ -72,7 +75,7 @@ final class PromqlRoutes {
         long lookback = lookback(params);
         int limit = QueryRequests.limit(params);
         QueryResult result = run(() -> engine.range(storage, query, startMs, endMs, stepMs, lookback, limits));
-        return MetadataRoutes.ok(write(result, limit));
+        return MetadataRoutes.ok(write(result, limit, query));
     }
 
     private interface Evaluation {
@@ -127,8 +130,11 @@ final class PromqlRoutes {
         return text == null || text.isEmpty() ? 0 : PromTime.parseDurationParamMs(text, "lookback_delta");
     }
 
-    /** Prometheus' JSON for a result; {@code limit} > 0 keeps that many series and warns when it cut. */
-    static JsonBuffer write(QueryResult result, int limit) {
+    /**
+     * Prometheus' JSON for a result; {@code limit} > 0 keeps that many series and warns when it cut.
+     * Annotations carry their position in {@code query}; at most {@link #MAX_ANNOTATIONS} of each kind.
+     */
+    static JsonBuffer write(QueryResult result, int limit, String query) {
         JsonBuffer json = new JsonBuffer(4096);
         json.raw("{\"status\":\"success\",\"data\":{\"resultType\":\"").raw(result.type().apiName()).raw("\",\"result\":");
         boolean truncated = false;
@@ -163,14 +169,26 @@ final class PromqlRoutes {
             }
         }
         json.raw('}');
-        List<String> warnings = result.warnings();
+        List<Annotation> warnings = result.warnings();
         if (truncated) {
             warnings = new java.util.ArrayList<>(warnings);
-            warnings.add("results truncated due to limit");
+            warnings.add(Annotation.unpositioned("results truncated due to limit"));
         }
-        strings(json, "warnings", warnings);
-        strings(json, "infos", result.infos());
+        strings(json, "warnings", annotations(warnings, query, "warning"));
+        strings(json, "infos", annotations(result.infos(), query, "info"));
         return json.raw('}');
+    }
+
+    /** As Prometheus' API lists annotations: positioned, the first ten, then "N more ... omitted". */
+    static List<String> annotations(List<Annotation> all, String query, String kind) {
+        List<String> out = new java.util.ArrayList<>(Math.min(all.size(), MAX_ANNOTATIONS + 1));
+        for (int i = 0; i < all.size() && i < MAX_ANNOTATIONS; i++) {
+            out.add(all.get(i).positioned(query));
+        }
+        if (all.size() > MAX_ANNOTATIONS) {
+            out.add((all.size() - MAX_ANNOTATIONS) + " more " + kind + " annotations omitted");
+        }
+        return out;
     }
 
     private static void strings(JsonBuffer json, String field, List<String> values) {

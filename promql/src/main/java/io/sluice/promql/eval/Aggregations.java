@@ -73,13 +73,13 @@ final class Aggregations {
                 mn = Math.min(mn, q);
             }
             if (nan) {
-                ev.warn("PromQL warning: quantile value should be between 0 and 1, got NaN");
+                ev.warn("PromQL warning: quantile value should be between 0 and 1, got NaN", a.param());
             }
             if (mx > 1) {
-                ev.warn("PromQL warning: quantile value should be between 0 and 1, got " + FloatOps.formatG(mx));
+                ev.warn("PromQL warning: quantile value should be between 0 and 1, got " + FloatOps.formatG(mx), a.param());
             }
             if (mn < 0) {
-                ev.warn("PromQL warning: quantile value should be between 0 and 1, got " + FloatOps.formatG(mn));
+                ev.warn("PromQL warning: quantile value should be between 0 and 1, got " + FloatOps.formatG(mn), a.param());
             }
         }
         RowSource src = ev.evalVector(a.expr(), g);
@@ -298,10 +298,10 @@ final class Aggregations {
                 return new Evaluator.VecVal(() -> null);
             }
             if (mx > 1) {
-                ev.warn("PromQL warning: ratio value should be between -1 and 1, got " + FloatOps.formatG(mx) + ", capping to 1");
+                ev.warn("PromQL warning: ratio value should be between -1 and 1, got " + FloatOps.formatG(mx) + ", capping to 1", a.param());
             }
             if (mn < -1) {
-                ev.warn("PromQL warning: ratio value should be between -1 and 1, got " + FloatOps.formatG(mn) + ", capping to -1");
+                ev.warn("PromQL warning: ratio value should be between -1 and 1, got " + FloatOps.formatG(mn) + ", capping to -1", a.param());
             }
         } else {
             if (nan) {
