@@ -31,7 +31,7 @@ public final class Engine {
     }
 
     public QueryResult instant(Queryable queryable, Expr expr, long timeMs, long lookbackDeltaMs, QueryLimits limits) {
-        Evaluator ev = new Evaluator(queryable, lookback(lookbackDeltaMs), limits, timeMs, timeMs, 0);
+        Evaluator ev = new Evaluator(queryable, lookback(lookbackDeltaMs), limits, timeMs, timeMs, 0, options.delayedNameRemoval());
         return ev.run(expr, timeMs, timeMs, 0, true);
     }
 
@@ -59,7 +59,8 @@ public final class Engine {
             throw new PromQLException(PromQLException.ErrorType.BAD_DATA,
                     "invalid expression type \"" + expr.type().documentedName() + "\" for range query, must be Scalar or instant Vector");
         }
-        Evaluator ev = new Evaluator(queryable, lookback(lookbackDeltaMs), limits, startMs, endMs, stepMs);
+        Evaluator ev = new Evaluator(queryable, lookback(lookbackDeltaMs), limits, startMs, endMs, stepMs,
+                options.delayedNameRemoval());
         return ev.run(expr, startMs, endMs, stepMs, false);
     }
 

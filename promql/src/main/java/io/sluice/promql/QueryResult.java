@@ -14,11 +14,11 @@ import java.util.List;
  * <li>{@link ValueType#STRING}: {@code scalarTimeMs}/{@code stringValue}.
  * </ul>
  * Series are in the order Prometheus returns them (the engine sorts where Prometheus does).
- * {@code warnings} and {@code infos} are Prometheus' annotation texts (e.g. "PromQL info: metric might not
- * be a counter, name does not end in _total/_sum/_count/_bucket: \"x\"").
+ * {@code warnings} and {@code infos} are Prometheus' annotations (e.g. "PromQL info: metric might not
+ * be a counter, name does not end in _total/_sum/_count/_bucket: \"x\"", at the selector's position).
  */
 public record QueryResult(ValueType type, List<Series> series, long scalarTimeMs, double scalarValue,
-                          String stringValue, List<String> warnings, List<String> infos) {
+                          String stringValue, List<Annotation> warnings, List<Annotation> infos) {
 
     /** One result series: labels and {@code count} points in parallel arrays (no object per point). */
     public record Series(Labels labels, long[] timestamps, double[] values, int count) {

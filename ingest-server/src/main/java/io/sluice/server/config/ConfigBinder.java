@@ -60,7 +60,8 @@ final class ConfigBinder {
                 integer(ConfigKey.QUERY_MAX_SERIES, 1, Integer.MAX_VALUE, 0),
                 integer(ConfigKey.QUERY_MAX_SAMPLES, 1, Integer.MAX_VALUE, 0),
                 durationMs(ConfigKey.QUERY_LOOKBACK_DELTA, 1, 30L * 86_400_000),
-                durationMs(ConfigKey.QUERY_TIMEOUT, 1, 86_400_000L));
+                durationMs(ConfigKey.QUERY_TIMEOUT, 1, 86_400_000L),
+                bool(ConfigKey.QUERY_DELAYED_NAME_REMOVAL));
         return new SluiceConfig(dataDir, host(), integer(ConfigKey.HTTP_PORT, 0, 65_535, 0), head, kafka(),
                 decoderLimits, labelLimits, query, http(), storeApi());
     }

@@ -134,6 +134,9 @@ public enum ConfigKey {
             "Samples (points) one query may return; more answer 422 (an export past its first 64KiB is cut off)."),
     QUERY_LOOKBACK_DELTA("query.lookback-delta", duration(QueryOptions.DEFAULTS.lookbackDeltaMs()),
             "How far back an instant selection looks for a series' latest sample (Prometheus' lookback delta)."),
+    QUERY_DELAYED_NAME_REMOVAL("query.delayed-name-removal", Boolean.toString(QueryOptions.DEFAULTS.delayedNameRemoval()),
+            "PromQL removes the metric name when the query ends instead of at the function or operator that drops it "
+                    + "(Prometheus' `--enable-feature=promql-delayed-name-removal`, also off by default there)."),
     STORE_GRPC_PORT("store.grpc.port", "", "off",
             "Port of the Thanos StoreAPI gRPC server (a Thanos Querier's `--endpoint`; Thanos' own convention is "
                     + "10901); 0 picks a free one (logged at start). Off unless set: it serves every series to whoever "

@@ -1,6 +1,7 @@
 package io.sluice.server.query;
 
 import io.netty.handler.codec.http.FullHttpRequest;
+import io.sluice.promql.Annotation;
 import io.sluice.promql.Engine;
 import io.sluice.promql.EngineOptions;
 import io.sluice.promql.PromQLException;
@@ -29,6 +30,8 @@ import java.util.function.LongSupplier;
  */
 final class PromqlRoutes {
     static final String QUERY_PATH = "/api/v1/query";
+    /** Prometheus' API answers at most this many warnings and as many infos. */
+    static final int MAX_ANNOTATIONS = 10;
     static final String QUERY_RANGE_PATH = "/api/v1/query_range";
 
     private final QueryContext context;
@@ -41,7 +44,7 @@ final class PromqlRoutes {
         this.clockMs = clockMs;
         this.storage = new HeadQueryable(context.head());
         this.engine = new Engine(new EngineOptions(context.options().lookbackDeltaMs(),
-                EngineOptions.DEFAULTS.maxPointsPerSeries()));
+                EngineOptions.DEFAULTS.maxPointsPerSeries(), context.options().delayedNameRemoval()));
     }
 
     Reply instant(FullHttpRequest request) throws ApiError {
@@ -52,7 +55,7 @@ final class PromqlRoutes {
         long lookback = lookback(params);
         int limit = QueryRequests.limit(params);
         QueryResult result = run(() -> engine.instant(storage, query, t, lookback, limits));
-        return answer(result, limit);
+        return answer(result, limit, query);
     }
 
     Reply range(FullHttpRequest request) throws ApiError {
@@ -74,7 +77,7 @@ final class PromqlRoutes {
         long lookback = lookback(params);
         int limit = QueryRequests.limit(params);
         QueryResult result = run(() -> engine.range(storage, query, startMs, endMs, stepMs, lookback, limits));
-        return answer(result, limit);
+        return answer(result, limit, query);
     }
 
     private interface Evaluation {
@@ -135,7 +138,7 @@ final class PromqlRoutes {
      * ({@link Reply#streamed}) through a buffer of about {@value #FLUSH_BYTES} bytes, so a large matrix
      * costs its evaluated result, never also its whole JSON text.
      */
-    private static Reply answer(QueryResult result, int limit) throws ApiError {
+    private static Reply answer(QueryResult result, int limit, String query) throws ApiError {
         long points = 0;
         for (QueryResult.Series s : result.series()) {
             points += s.count();
@@ -143,7 +146,7 @@ final class PromqlRoutes {
         if (points <= WHOLE_POINTS) {
             JsonBuffer json = new JsonBuffer(4096);
             try {
-                write(result, limit, json, null);
+                write(result, limit, query, json, null);
             } catch (IOException impossible) {
                 throw new java.io.UncheckedIOException(impossible); // nothing is written to a stream
             }
@@ -151,7 +154,7 @@ final class PromqlRoutes {
         }
         return Reply.streamed(ApiError.JSON, java.util.Map.of(), out -> {
             JsonBuffer json = new JsonBuffer(FLUSH_BYTES + (FLUSH_BYTES >> 2));
-            write(result, limit, json, out);
+            write(result, limit, query, json, out);
             json.writeTo(out);
         });
     }
@@ -162,11 +165,12 @@ final class PromqlRoutes {
     static final int FLUSH_BYTES = 32 << 10;
 
     /**
-     * Prometheus' JSON for a result; {@code limit} > 0 keeps that many series and warns when it cut. With
+     * Prometheus' JSON for a result; {@code limit} > 0 keeps that many series and warns when it cut;
+     * annotations carry their position in {@code query}, at most {@link #MAX_ANNOTATIONS} of each kind. With
      * {@code out}, what is written goes there whenever the buffer holds {@link #FLUSH_BYTES} (the rest stays
      * in {@code json} for the caller); without, the whole answer stays in {@code json}.
      */
-    private static void write(QueryResult result, int limit, JsonBuffer json, OutputStream out) throws IOException {
+    private static void write(QueryResult result, int limit, String query, JsonBuffer json, OutputStream out) throws IOException {
         json.raw("{\"status\":\"success\",\"data\":{\"resultType\":\"").raw(result.type().apiName()).raw("\",\"result\":");
         boolean truncated = false;
         switch (result.type()) {
@@ -204,13 +208,13 @@ final class PromqlRoutes {
             }
         }
         json.raw('}');
-        List<String> warnings = result.warnings();
+        List<Annotation> warnings = result.warnings();
         if (truncated) {
             warnings = new java.util.ArrayList<>(warnings);
-            warnings.add("results truncated due to limit");
+            warnings.add(Annotation.unpositioned("results truncated due to limit"));
         }
-        strings(json, "warnings", warnings);
-        strings(json, "infos", result.infos());
+        strings(json, "warnings", annotations(warnings, query, "warning"));
+        strings(json, "infos", annotations(result.infos(), query, "info"));
         json.raw('}');
     }
 
@@ -219,6 +223,18 @@ final class PromqlRoutes {
             json.writeTo(out);
             json.reset();
         }
+    }
+
+    /** As Prometheus' API lists annotations: positioned, the first ten, then "N more ... omitted". */
+    static List<String> annotations(List<Annotation> all, String query, String kind) {
+        List<String> out = new java.util.ArrayList<>(Math.min(all.size(), MAX_ANNOTATIONS + 1));
+        for (int i = 0; i < all.size() && i < MAX_ANNOTATIONS; i++) {
+            out.add(all.get(i).positioned(query));
+        }
+        if (all.size() > MAX_ANNOTATIONS) {
+            out.add((all.size() - MAX_ANNOTATIONS) + " more " + kind + " annotations omitted");
+        }
+        return out;
     }
 
     private static void strings(JsonBuffer json, String field, List<String> values) {

@@ -190,4 +190,29 @@ class QueryRoutesTest {
         String small = fx.get("/api/v1/query_range?query=" + enc("big{i=\"3\"}") + "&start=1&end=" + steps + "&step=1").body();
         assertThat(r.body()).contains(small.substring(small.indexOf("[{") + 1, small.lastIndexOf("}]") + 1));
     }
+
+    @Test
+    void annotationsCarryTheirPositionAndAtMostTenOfAKindAreListed() throws Exception {
+        // As a Prometheus v3 server answers (checked with v0.314.0): the position is the node's line:col.
+        assertThat(query("sum(\n  rate(m[1m]))", "45")).endsWith("\"infos\":[\"PromQL info: metric might not be a counter, "
+                + "name does not end in _total/_sum/_count/_bucket: \\\"m\\\" (2:8)\"]}");
+        StringBuilder twelve = new StringBuilder("quantile(2, m)");
+        for (int q = 3; q <= 13; q++) {
+            twelve.append(" + quantile(").append(q).append(", m)");
+        }
+        String body = query(twelve.toString(), "45");
+        assertThat(body).contains("\"PromQL warning: quantile value should be between 0 and 1, got 2 (1:10)\"",
+                "\"2 more warning annotations omitted\"]");
+        assertThat(body.split("PromQL warning: ", -1)).hasSize(11);
+    }
+
+    @Test
+    void delayedNameRemovalIsAServerOption(@TempDir Path other) throws Exception {
+        String q = "label_replace(rate(m[1m]), \"n\", \"$1\", \"__name__\", \"(.*)\")";
+        assertThat(query(q, "45")).contains("{\"metric\":{\"a\":\"1\"},");
+        fx.close();
+        fx = new QueryFixture(other, 1, new QueryOptions(1000, 1000, LOOKBACK_MS, QueryOptions.DEFAULT_TIMEOUT_MS, true));
+        fx.append(Map.of("__name__", "m", "a", "1"), new long[] {10_000, 20_000, 40_000}, new double[] {1, 2, 4});
+        assertThat(query(q, "45")).contains("{\"metric\":{\"a\":\"1\",\"n\":\"m\"},");
+    }
 }

@@ -73,13 +73,13 @@ final class Aggregations {
                 mn = Math.min(mn, q);
             }
             if (nan) {
-                ev.warn("PromQL warning: quantile value should be between 0 and 1, got NaN");
+                ev.warn("PromQL warning: quantile value should be between 0 and 1, got NaN", a.param());
             }
             if (mx > 1) {
-                ev.warn("PromQL warning: quantile value should be between 0 and 1, got " + FloatOps.formatG(mx));
+                ev.warn("PromQL warning: quantile value should be between 0 and 1, got " + FloatOps.formatG(mx), a.param());
             }
             if (mn < 0) {
-                ev.warn("PromQL warning: quantile value should be between 0 and 1, got " + FloatOps.formatG(mn));
+                ev.warn("PromQL warning: quantile value should be between 0 and 1, got " + FloatOps.formatG(mn), a.param());
             }
         }
         RowSource src = ev.evalVector(a.expr(), g);
@@ -298,10 +298,10 @@ final class Aggregations {
                 return new Evaluator.VecVal(() -> null);
             }
             if (mx > 1) {
-                ev.warn("PromQL warning: ratio value should be between -1 and 1, got " + FloatOps.formatG(mx) + ", capping to 1");
+                ev.warn("PromQL warning: ratio value should be between -1 and 1, got " + FloatOps.formatG(mx) + ", capping to 1", a.param());
             }
             if (mn < -1) {
-                ev.warn("PromQL warning: ratio value should be between -1 and 1, got " + FloatOps.formatG(mn) + ", capping to -1");
+                ev.warn("PromQL warning: ratio value should be between -1 and 1, got " + FloatOps.formatG(mn) + ", capping to -1", a.param());
             }
         } else {
             if (nan) {
@@ -346,13 +346,13 @@ final class Aggregations {
                 switch (op) {
                     case LIMIT_RATIO -> {
                         if (param[i] != 0 && ratioSelected(r.labels, Math.max(-1, Math.min(1, param[i])))) {
-                            grp.add(i, si, f, Long.MAX_VALUE);
+                            grp.push(i, si, f, Long.MAX_VALUE, true);
                             selectedAny = true;
                         }
                     }
                     case LIMITK -> {
                         if (k >= 1 && grp.size[i] < k) {
-                            grp.add(i, si, f, k);
+                            grp.push(i, si, f, k, true);
                             selectedAny = true;
                         }
                     }
@@ -377,24 +377,8 @@ final class Aggregations {
                     continue;
                 }
                 int base = i * grp.cap;
-                Integer[] pos = new Integer[sz];
-                for (int j = 0; j < sz; j++) {
-                    pos[j] = j;
-                }
-                if (heap) {
-                    // Best first, NaN last; equal values in input order.
-                    java.util.Arrays.sort(pos, (x, y) -> {
-                        double fx = grp.vals[base + x];
-                        double fy = grp.vals[base + y];
-                        boolean nx = Double.isNaN(fx);
-                        boolean ny = Double.isNaN(fy);
-                        if (nx || ny) {
-                            return nx == ny ? Integer.compare(grp.idx[base + x], grp.idx[base + y]) : (nx ? 1 : -1);
-                        }
-                        int c = top ? Double.compare(fy, fx) : Double.compare(fx, fy);
-                        return c != 0 ? c : Integer.compare(grp.idx[base + x], grp.idx[base + y]);
-                    });
-                }
+                // limitk and limit_ratio answer in heap order, topk and bottomk best first, as Prometheus.
+                int[] pos = heap ? grp.sortedBestFirst(i, top) : java.util.stream.IntStream.range(0, sz).toArray();
                 for (int j = 0; j < sz; j++) {
                     int si = grp.idx[base + pos[j]];
                     outV.computeIfAbsent(si, x -> Row.absentArray(n))[i] = grp.vals[base + pos[j]];
@@ -456,24 +440,30 @@ final class Aggregations {
             cap = nc;
         }
 
-        void add(int step, int si, double f, long k) {
-            ensure(k == Long.MAX_VALUE ? series : k);
-            int at = step * cap + size[step]++;
-            vals[at] = f;
-            idx[at] = si;
+        /**
+         * Prometheus' heap order: {@code a} goes above {@code b} when it is NaN (even against a NaN) or
+         * smaller (topk, limitk, limit_ratio) or larger (bottomk). The exact rule matters: it decides
+         * which of equal values stay and the order limitk answers in.
+         */
+        private static boolean above(double a, double b, boolean top) {
+            return Double.isNaN(a) || (top ? a < b : a > b);
         }
 
-        /** Whether {@code a} is worse than {@code b} for the heap (NaN worst; on ties the later series). */
-        private boolean worse(double a, int ia, double b, int ib, boolean top) {
-            boolean na = Double.isNaN(a);
-            boolean nb = Double.isNaN(b);
-            if (na || nb) {
-                return na && (!nb || ia > ib);
+        /** Appends to the step's heap and sifts up (Go's {@code container/heap.Push}). */
+        void push(int step, int si, double f, long k, boolean top) {
+            ensure(k == Long.MAX_VALUE ? series : k);
+            int base = step * cap;
+            int c = size[step]++;
+            vals[base + c] = f;
+            idx[base + c] = si;
+            while (c > 0) {
+                int parent = (c - 1) / 2;
+                if (!above(vals[base + c], vals[base + parent], top)) {
+                    break;
+                }
+                swap(base + c, base + parent);
+                c = parent;
             }
-            if (a != b) {
-                return top ? a < b : a > b;
-            }
-            return ia > ib;
         }
 
         /** Offers a value for topk/bottomk; true when it was taken. */
@@ -482,47 +472,80 @@ final class Aggregations {
             int base = step * cap;
             int sz = size[step];
             if (sz < Math.min(k, cap)) {
-                int c = base + sz;
-                vals[c] = f;
-                idx[c] = si;
-                size[step] = sz + 1;
-                // sift up: the worst at the root
-                while (c > base) {
-                    int parent = base + (c - base - 1) / 2;
-                    if (!worse(vals[c], idx[c], vals[parent], idx[parent], top)) {
-                        break;
-                    }
-                    swap(c, parent);
-                    c = parent;
-                }
+                push(step, si, f, k, top);
                 return true;
             }
             double rootV = vals[base];
-            boolean better = Double.isNaN(rootV) ? !Double.isNaN(f) : (top ? rootV < f : rootV > f);
+            boolean better = (top ? rootV < f : rootV > f) || (Double.isNaN(rootV) && !Double.isNaN(f));
             if (!better) {
                 return false;
             }
             vals[base] = f;
             idx[base] = si;
-            // sift down
-            int c = base;
-            while (true) {
-                int l = base + 2 * (c - base) + 1;
-                if (l >= base + sz) {
-                    break;
+            if (k > 1) {
+                // sift down (Go's container/heap.Fix at the root)
+                int c = 0;
+                while (true) {
+                    int l = 2 * c + 1;
+                    if (l >= sz) {
+                        break;
+                    }
+                    int w = l;
+                    if (l + 1 < sz && above(vals[base + l + 1], vals[base + l], top)) {
+                        w = l + 1;
+                    }
+                    if (!above(vals[base + w], vals[base + c], top)) {
+                        break;
+                    }
+                    swap(base + c, base + w);
+                    c = w;
                 }
-                int w = l;
-                int r = l + 1;
-                if (r < base + sz && worse(vals[r], idx[r], vals[l], idx[l], top)) {
-                    w = r;
-                }
-                if (!worse(vals[w], idx[w], vals[c], idx[c], top)) {
-                    break;
-                }
-                swap(c, w);
-                c = w;
             }
             return true;
+        }
+
+        /**
+         * The step's heap positions best first, as Prometheus sorts its heap in reverse: by insertion up
+         * to 12 entries (Go's sort for short slices; equal values keep their heap order, NaNs go last in
+         * reverse heap order); longer heaps by value with NaN last and heap order on ties, which can
+         * order ties and NaNs differently from Go's pattern-defeating quicksort.
+         */
+        int[] sortedBestFirst(int step, boolean top) {
+            int base = step * cap;
+            int sz = size[step];
+            int[] pos = new int[sz];
+            for (int j = 0; j < sz; j++) {
+                pos[j] = j;
+            }
+            if (sz <= 12) {
+                for (int i = 1; i < sz; i++) {
+                    for (int j = i; j > 0 && above(vals[base + pos[j - 1]], vals[base + pos[j]], top); j--) {
+                        int t = pos[j];
+                        pos[j] = pos[j - 1];
+                        pos[j - 1] = t;
+                    }
+                }
+                return pos;
+            }
+            Integer[] boxed = new Integer[sz];
+            for (int j = 0; j < sz; j++) {
+                boxed[j] = j;
+            }
+            java.util.Arrays.sort(boxed, (x, y) -> {
+                double fx = vals[base + x];
+                double fy = vals[base + y];
+                boolean nx = Double.isNaN(fx);
+                boolean ny = Double.isNaN(fy);
+                if (nx || ny) {
+                    return nx == ny ? Integer.compare(x, y) : (nx ? 1 : -1);
+                }
+                int c = top ? Double.compare(fy, fx) : Double.compare(fx, fy);
+                return c != 0 ? c : Integer.compare(x, y);
+            });
+            for (int j = 0; j < sz; j++) {
+                pos[j] = boxed[j];
+            }
+            return pos;
         }
 
         private void swap(int a, int b) {

@@ -1,5 +1,6 @@
 package io.sluice.promql.eval;
 
+import io.sluice.promql.Annotation;
 import io.sluice.promql.PromQLException;
 import io.sluice.promql.QueryLimits;
 import io.sluice.promql.QueryResult;
@@ -14,7 +15,6 @@ import io.sluice.promql.storage.SeriesSet;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -50,16 +50,19 @@ public final class Evaluator {
     private final long queryStart;
     private final long queryEnd;
     private final long queryStep;
-    private final Set<String> warnings = new LinkedHashSet<>();
-    private final Set<String> infos = new LinkedHashSet<>();
+    private final boolean delayedNameRemoval;
+    private final Map<String, Annotation> warnings = new LinkedHashMap<>();
+    private final Map<String, Annotation> infos = new LinkedHashMap<>();
     private long samples;
     private int checkCounter;
     /** Every series set opened, closed when the query ends (also on an error). */
     private final List<SeriesSet> opened = new ArrayList<>();
 
     /** {@code queryStepMs} 0 for an instant query. */
-    public Evaluator(Queryable queryable, long lookbackMs, QueryLimits limits, long queryStart, long queryEnd, long queryStepMs) {
+    public Evaluator(Queryable queryable, long lookbackMs, QueryLimits limits, long queryStart, long queryEnd, long queryStepMs,
+                     boolean delayedNameRemoval) {
         this.queryable = queryable;
+        this.delayedNameRemoval = delayedNameRemoval;
         this.queryStep = queryStepMs;
         this.lookback = lookbackMs;
         this.limits = limits;
@@ -67,12 +70,17 @@ public final class Evaluator {
         this.queryEnd = queryEnd;
     }
 
-    public List<String> warnings() {
-        return new ArrayList<>(warnings);
+    /** Whether a dropped metric name stays until the query ends ({@link io.sluice.promql.EngineOptions}). */
+    boolean delayedNameRemoval() {
+        return delayedNameRemoval;
     }
 
-    public List<String> infos() {
-        return new ArrayList<>(infos);
+    public List<Annotation> warnings() {
+        return new ArrayList<>(warnings.values());
+    }
+
+    public List<Annotation> infos() {
+        return new ArrayList<>(infos.values());
     }
 
     // ---------------------------------------------------------------- limits
@@ -306,13 +314,13 @@ public final class Evaluator {
             }
             case Expr.StringLiteral s -> new StrVal(s.value());
             case Expr.Paren p -> eval(p.expr(), g);
-            case Expr.Unary u -> evalUnary(u, g);
+            case Expr.Unary u -> ImmediateNameRemoval.apply(this, u, evalUnary(u, g), false, g.n());
             case Expr.VectorSelector vs -> new VecVal(selectVector(vs, g));
             case Expr.MatrixSelector ms -> new MatVal(matrixAsResult(ms, g));
             case Expr.Subquery sq -> new MatVal(subqueryAsResult(sq, g));
-            case Expr.Call c -> Functions.call(this, c, g);
+            case Expr.Call c -> ImmediateNameRemoval.apply(this, c, Functions.call(this, c, g), Functions.hasRangeArg(c), g.n());
             case Expr.Aggregate a -> Aggregations.eval(this, a, g);
-            case Expr.Binary b -> BinaryOps.eval(this, b, g);
+            case Expr.Binary b -> ImmediateNameRemoval.apply(this, b, BinaryOps.eval(this, b, g), false, g.n());
         };
     }
 
@@ -533,12 +541,17 @@ public final class Evaluator {
 
     // ---------------------------------------------------------------- annotations
 
-    void warn(String text) {
-        warnings.add(text);
+    /** A warning about the node at {@code at} (its start is the position the HTTP API shows). */
+    void warn(String text, Expr at) {
+        warnings.merge(text, new Annotation(text, at.pos().start()), Annotation::merge);
     }
 
-    void info(String text) {
-        infos.add(text);
+    void info(String text, Expr at) {
+        info(new Annotation(text, at.pos().start()));
+    }
+
+    void info(Annotation a) {
+        infos.merge(a.text(), a, Annotation::merge);
     }
 
     // ---------------------------------------------------------------- label helpers

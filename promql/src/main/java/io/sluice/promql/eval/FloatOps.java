@@ -4,7 +4,7 @@ import io.sluice.promql.eval.kernels.Kahan;
 import java.math.BigDecimal;
 
 /** Small float helpers with Prometheus' semantics (Kahan-Neumaier increments, Go's number texts, natural order). */
-final class FloatOps {
+public final class FloatOps {
     private FloatOps() {
     }
 
@@ -31,7 +31,7 @@ final class FloatOps {
     }
 
     /** Go's {@code %g} / {@code strconv.FormatFloat(v, 'g', -1, 64)}: shortest digits, exponent when below 1e-4 or from 1e6. */
-    static String formatG(double v) {
+    public static String formatG(double v) {
         if (Double.isNaN(v)) {
             return "NaN";
         }
@@ -56,6 +56,25 @@ final class FloatOps {
                 sb.append('0');
             }
             return sb.append(ae).toString();
+        }
+        return bd.toPlainString();
+    }
+
+    /** Go's {@code %.2g}: two significant digits (half-even on the exact value), trailing zeros dropped. */
+    public static String formatG2(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v) || v == 0) {
+            return formatG(v);
+        }
+        BigDecimal bd = new BigDecimal(v).round(new java.math.MathContext(2, java.math.RoundingMode.HALF_EVEN)).stripTrailingZeros();
+        int exp = bd.precision() - bd.scale() - 1;
+        if (exp < -4 || exp >= 2) {
+            String digits = bd.unscaledValue().abs().toString();
+            StringBuilder sb = new StringBuilder(v < 0 ? "-" : "").append(digits.charAt(0));
+            if (digits.length() > 1) {
+                sb.append('.').append(digits, 1, digits.length());
+            }
+            int ae = Math.abs(exp);
+            return sb.append('e').append(exp < 0 ? '-' : '+').append(ae < 10 ? "0" : "").append(ae).toString();
         }
         return bd.toPlainString();
     }

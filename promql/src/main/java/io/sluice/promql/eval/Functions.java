@@ -3,6 +3,7 @@ package io.sluice.promql.eval;
 import io.sluice.promql.ast.Expr;
 import io.sluice.promql.eval.kernels.MathKernels;
 import io.sluice.promql.labels.Labels;
+import io.sluice.promql.parse.GoStrings;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -311,6 +312,16 @@ final class Functions {
         });
     }
 
+    /** Whether a call takes a range vector (Prometheus evaluates those series by series). */
+    static boolean hasRangeArg(Expr.Call c) {
+        for (Expr a : c.args()) {
+            if (a.type() == io.sluice.promql.ast.ValueType.MATRIX) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static Evaluator.Val rangeFunction(Evaluator ev, Expr.Call c, Grid g) {
         String fn = c.function();
         List<Expr> args = c.args();
@@ -338,7 +349,7 @@ final class Functions {
         if (fn.equals("quantile_over_time")) {
             for (double q : p0) {
                 if (Double.isNaN(q) || q < 0 || q > 1) {
-                    ev.warn("PromQL warning: quantile value should be between 0 and 1, got " + FloatOps.formatG(q));
+                    ev.warn("PromQL warning: quantile value should be between 0 and 1, got " + FloatOps.formatG(q), args.get(0));
                     break;
                 }
             }
@@ -411,8 +422,8 @@ final class Functions {
                         String name = w.labels.metricName();
                         if (!name.isEmpty() && !name.endsWith("_total") && !name.endsWith("_sum")
                                 && !name.endsWith("_count") && !name.endsWith("_bucket")) {
-                            ev.info("PromQL info: metric might not be a counter, name does not end in _total/_sum/_count/_bucket: \""
-                                    + name + "\"");
+                            ev.info("PromQL info: metric might not be a counter, name does not end in _total/_sum/_count/_bucket: "
+                                    + GoStrings.quote(name), args.get(0));
                         }
                     }
                     row.labels = w.labels;
@@ -459,7 +470,7 @@ final class Functions {
         String fn = c.function();
         List<Row> rows = ev.materialize(ev.evalVector(c.args().get(0), g));
         if (g.n() > 1) {
-            ev.warn("PromQL warning: sort is ineffective for range queries since results are always ordered by labels");
+            ev.warn("PromQL warning: sort is ineffective for range queries since results are always ordered by labels", c);
             return new Evaluator.VecVal(RowSource.of(rows));
         }
         Comparator<Row> cmp;

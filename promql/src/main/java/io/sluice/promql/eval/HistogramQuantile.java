@@ -1,8 +1,10 @@
 package io.sluice.promql.eval;
 
+import io.sluice.promql.Annotation;
 import io.sluice.promql.ast.Expr;
 import io.sluice.promql.eval.kernels.Quantiles;
 import io.sluice.promql.labels.Labels;
+import io.sluice.promql.parse.GoStrings;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -53,10 +55,12 @@ final class HistogramQuantile {
                 vecArg = args.get(1);
             }
         }
-        for (double[] q : qs) {
+        for (int qi = 0; qi < qs.size(); qi++) {
+            double[] q = qs.get(qi);
             for (int i = 0; i < n; i++) {
                 if (Double.isNaN(q[i]) || q[i] < 0 || q[i] > 1) {
-                    ev.warn("PromQL warning: quantile value should be between 0 and 1, got " + FloatOps.formatG(q[i]));
+                    ev.warn("PromQL warning: quantile value should be between 0 and 1, got " + FloatOps.formatG(q[i]),
+                            args.get(fn.equals("histogram_quantiles") ? qi + 2 : 0));
                 }
             }
         }
@@ -68,12 +72,12 @@ final class HistogramQuantile {
             try {
                 ub = parseGoFloat(le);
             } catch (NumberFormatException e) {
-                String name = r.labels.metricName();
-                String msg = "PromQL warning: bucket label \"le\" is missing or has a malformed value of \"" + le + "\"";
+                String name = ev.delayedNameRemoval() ? r.labels.metricName() : ""; // as Prometheus: no name unless delayed
+                String msg = "PromQL warning: bucket label \"le\" is missing or has a malformed value of " + GoStrings.quote(le == null ? "" : le);
                 if (!name.isEmpty()) {
-                    msg += " for metric name \"" + name + "\"";
+                    msg += " for metric name " + GoStrings.quote(name);
                 }
-                ev.warn(msg);
+                ev.warn(msg, vecArg);
                 continue;
             }
             Labels key = r.labels.without(List.of("le"));
@@ -114,10 +118,11 @@ final class HistogramQuantile {
                     }
                     v[i] = Quantiles.bucketQuantile(qs.get(qi)[i], ubs, cnt, k, info);
                     if (info[0] != 0) {
-                        String name = grp.labels.metricName();
-                        ev.info("PromQL info: input to histogram_quantile needed to be fixed for monotonicity (see "
-                                + "https://prometheus.io/docs/prometheus/latest/querying/functions/#histogram_quantile)"
-                                + (name.isEmpty() ? "" : " for metric name \"" + name + "\""));
+                        String name = ev.delayedNameRemoval() ? grp.labels.metricName() : "";
+                        ev.info(Annotation.forcedMonotonicity("PromQL info: input to histogram_quantile needed to be fixed for "
+                                + "monotonicity (see https://prometheus.io/docs/prometheus/latest/querying/functions/#histogram_quantile)"
+                                + (name.isEmpty() ? "" : " for metric name " + GoStrings.quote(name)),
+                                vecArg.pos().start(), g.t(i), info[1], info[2], info[3]));
                     }
                 }
                 if (!any) {

@@ -113,7 +113,14 @@ public final class Labels implements Comparable<Labels> {
 
     /** These labels without {@code __name__}. */
     public Labels withoutMetricName() {
-        return has(METRIC_NAME) ? without(List.of(METRIC_NAME)) : this;
+        int i = indexOf(METRIC_NAME);
+        if (i < 0) {
+            return this;
+        }
+        String[] kept = new String[pairs.length - 2];
+        System.arraycopy(pairs, 0, kept, 0, i << 1);
+        System.arraycopy(pairs, (i << 1) + 2, kept, i << 1, kept.length - (i << 1));
+        return kept.length == 0 ? EMPTY : new Labels(kept);
     }
 
     /** These labels without the given names. */

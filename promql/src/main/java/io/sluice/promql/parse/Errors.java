@@ -4,7 +4,7 @@ import io.sluice.promql.ParseException;
 import io.sluice.promql.ast.PosRange;
 
 /** Builds parse errors with Prometheus' {@code line:col} prefix (column counted in UTF-8 bytes, 1-based). */
-final class Errors {
+public final class Errors {
     private Errors() {
     }
 
@@ -12,7 +12,7 @@ final class Errors {
         return new ParseException(position(query, start), new PosRange(start, end), detail);
     }
 
-    static String position(String query, int pos) {
+    public static String position(String query, int pos) {
         if (query.isEmpty()) {
             return "unknown position";
         }

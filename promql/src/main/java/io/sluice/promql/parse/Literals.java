@@ -1,6 +1,6 @@
 package io.sluice.promql.parse;
 
-/** Number and duration literals with Go's ({@code strconv}, Prometheus' {@code model.ParseDuration}) rules. */
+/** Number, duration and string literals with Go's ({@code strconv}, Prometheus' {@code model.ParseDuration}) rules. */
 final class Literals {
     private Literals() {
     }
@@ -199,4 +199,83 @@ final class Literals {
         return seconds > 9.223372036854775807e9 || seconds < -9.223372036854775808e9;
     }
 
+    /** Unquotes a lexed (already validated) single- or double-quoted string: Go escapes, {@code \x}/octal as bytes. */
+    static String unquote(String text) {
+        String body = text.substring(1, text.length() - 1);
+        if (body.indexOf('\\') < 0) {
+            return body;
+        }
+        byte[] out = new byte[body.length() * 4 + 4];
+        int len = 0;
+        for (int i = 0; i < body.length(); ) {
+            int cp = body.codePointAt(i);
+            if (cp != '\\') {
+                len = putUtf8(out, len, cp);
+                i += Character.charCount(cp);
+                continue;
+            }
+            char e = body.charAt(i + 1);
+            i += 2;
+            switch (e) {
+                case 'a' -> out[len++] = 7;
+                case 'b' -> out[len++] = '\b';
+                case 'f' -> out[len++] = '\f';
+                case 'n' -> out[len++] = '\n';
+                case 'r' -> out[len++] = '\r';
+                case 't' -> out[len++] = '\t';
+                case 'v' -> out[len++] = 11;
+                case '\\', '\'', '"' -> out[len++] = (byte) e;
+                case 'x' -> {
+                    out[len++] = (byte) Integer.parseInt(body.substring(i, i + 2), 16);
+                    i += 2;
+                }
+                case 'u' -> {
+                    len = putUtf8(out, len, Integer.parseInt(body.substring(i, i + 4), 16));
+                    i += 4;
+                }
+                case 'U' -> {
+                    len = putUtf8(out, len, (int) Long.parseLong(body.substring(i, i + 8), 16));
+                    i += 8;
+                }
+                default -> {
+                    // octal: e is the first of three digits
+                    out[len++] = (byte) Integer.parseInt(body.substring(i - 1, i + 2), 8);
+                    i += 2;
+                }
+            }
+        }
+        return GoStrings.utf8(out, len);
+    }
+
+    private static int putUtf8(byte[] out, int len, int cp) {
+        if (cp < 0x80) {
+            out[len++] = (byte) cp;
+        } else if (cp < 0x800) {
+            out[len++] = (byte) (0xC0 | (cp >> 6));
+            out[len++] = (byte) (0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            out[len++] = (byte) (0xE0 | (cp >> 12));
+            out[len++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+            out[len++] = (byte) (0x80 | (cp & 0x3F));
+        } else {
+            out[len++] = (byte) (0xF0 | (cp >> 18));
+            out[len++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+            out[len++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+            out[len++] = (byte) (0x80 | (cp & 0x3F));
+        }
+        return len;
+    }
+
+    static int digitVal(int ch) {
+        if (ch >= '0' && ch <= '9') {
+            return ch - '0';
+        }
+        if (ch >= 'a' && ch <= 'f') {
+            return ch - 'a' + 10;
+        }
+        if (ch >= 'A' && ch <= 'F') {
+            return ch - 'A' + 10;
+        }
+        return 16;
+    }
 }

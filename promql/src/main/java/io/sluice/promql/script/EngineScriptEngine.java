@@ -25,7 +25,7 @@ public final class EngineScriptEngine implements ScriptEngine {
     private static final Set<String> AT_UNSAFE = Set.of("days_in_month", "day_of_month", "day_of_week", "day_of_year",
             "end", "hour", "minute", "month", "year", "predict_linear", "range", "start", "step", "time", "timestamp");
 
-    private final Engine engine = new Engine(new EngineOptions(EngineOptions.DEFAULTS.lookbackDeltaMs(), Integer.MAX_VALUE));
+    private final Engine engine = new Engine(new EngineOptions(EngineOptions.DEFAULTS.lookbackDeltaMs(), Integer.MAX_VALUE, true));
 
     private static QueryLimits limits() {
         return new QueryLimits(System.nanoTime() + TIMEOUT_NANOS, MAX_SAMPLES, () -> false);

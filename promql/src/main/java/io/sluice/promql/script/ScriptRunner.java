@@ -1,5 +1,6 @@
 package io.sluice.promql.script;
 
+import io.sluice.promql.Annotation;
 import io.sluice.promql.QueryResult;
 import io.sluice.promql.ast.ValueType;
 import io.sluice.promql.labels.LabelMatcher;
@@ -306,8 +307,8 @@ public final class ScriptRunner {
     }
 
     static String checkAnnotations(Script.Eval e, QueryResult res) {
-        List<String> warnings = res.warnings() == null ? List.of() : res.warnings();
-        List<String> infos = res.infos() == null ? List.of() : res.infos();
+        List<String> warnings = res.warnings() == null ? List.of() : res.warnings().stream().map(Annotation::text).toList();
+        List<String> infos = res.infos() == null ? List.of() : res.infos().stream().map(Annotation::text).toList();
         if (e.oldWarn() && warnings.isEmpty()) {
             return "expected warnings but got none";
         }

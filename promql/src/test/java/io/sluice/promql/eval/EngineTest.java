@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.sluice.promql.Annotation;
 import io.sluice.promql.Engine;
 import io.sluice.promql.EngineOptions;
 import io.sluice.promql.PromQLException;
@@ -167,7 +168,7 @@ class EngineTest {
     @Test
     void rateOfANonCounterNameIsAnInfo() {
         QueryResult r = instant(call("rate", ValueType.VECTOR, range(sel("gauge"), 5 * M)), 4 * M);
-        assertThat(r.infos()).containsExactly(
+        assertThat(r.infos()).extracting(Annotation::text).containsExactly(
                 "PromQL info: metric might not be a counter, name does not end in _total/_sum/_count/_bucket: \"gauge\"");
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.promql.script;
 
+import io.sluice.promql.Annotation;
 import io.sluice.promql.PromQLException;
 import io.sluice.promql.QueryResult;
 import io.sluice.promql.ast.ValueType;
@@ -24,8 +25,8 @@ class FakeEngine implements ScriptEngine {
     double rangeSkew;
     /** Applied to every instant vector value. */
     DoubleUnaryOperator instantMap = v -> v;
-    List<String> warnings = List.of();
-    List<String> infos = List.of();
+    List<Annotation> warnings = List.of();
+    List<Annotation> infos = List.of();
     boolean reverseOrder;
     int instantCalls;
 

@@ -2,6 +2,7 @@ package io.sluice.promql.script;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.promql.Annotation;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -108,7 +109,7 @@ class ScriptRunnerTest {
     @Test
     void annotations() {
         FakeEngine e = new FakeEngine();
-        e.warnings = List.of("PromQL warning: careful");
+        e.warnings = List.of(Annotation.unpositioned("PromQL warning: careful"));
         String body = "  m{i=\"a\"} 10\n  m{i=\"b\"} 2\n";
         assertThat(one(e, "eval instant at 1m m\n" + body).status()).isEqualTo(ScriptRunner.Status.PASSED);
         assertThat(one(e, "eval instant at 1m m\n  expect no_warn\n" + body).status()).isEqualTo(ScriptRunner.Status.FAILED);
@@ -119,7 +120,7 @@ class ScriptRunnerTest {
         assertThat(one(e, "eval_info instant at 1m m\n" + body).message()).isEqualTo("expected info annotations but got none");
         assertThat(one(e, "eval instant at 1m m\n  expect info\n" + body).status()).isEqualTo(ScriptRunner.Status.FAILED);
         assertThat(one(e, "eval instant at 1m m\n  expect no_info\n" + body).status()).isEqualTo(ScriptRunner.Status.PASSED);
-        e.warnings = List.of("PromQL warning: careful", "PromQL warning: unexpected");
+        e.warnings = List.of(Annotation.unpositioned("PromQL warning: careful"), Annotation.unpositioned("PromQL warning: unexpected"));
         assertThat(one(e, "eval instant at 1m m\n  expect warn msg: PromQL warning: careful\n" + body).message())
                 .isEqualTo("unexpected warn annotation \"PromQL warning: unexpected\"");
     }
