@@ -19,8 +19,10 @@ import java.io.OutputStream;
  * buffer leaves as one HTTP chunk. The response head goes out with the first chunk, so until then
  * ({@link #isCommitted()} false) the route may still answer with an error instead.
  *
- * <p>Backpressure: when the connection's outbound buffer is above its high-water mark
- * ({@link HttpServer#WRITE_BUFFER_HIGH_BYTES}) the writer waits for the chunk it just wrote, without
+ * <p>Backpressure: when the connection's outbound buffer is above its high-water mark (while the
+ * answer streams {@link HttpServer#STREAM_WRITE_BUFFER_HIGH_BYTES}, several chunks, so producing the next
+ * chunk overlaps sending the last; then back to {@link HttpServer#WRITE_BUFFER_HIGH_BYTES}) the writer
+ * waits for the chunk it just wrote, without
  * its query permit ({@link QueryPermits#awaitClient}): a client that reads slowly or not at all costs
  * this buffer, the buffered chunks and a parked virtual thread, never a query slot. A closed connection
  * (the idle timeout closes one whose client took nothing for {@code http.idle-timeout}) makes the write
@@ -90,6 +92,7 @@ final class ChunkedBodyStream extends OutputStream {
         commit();
         finished = true;
         ChannelFuture last = ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+        ctx.channel().config().setWriteBufferWaterMark(HttpServer.WRITE_BUFFER_MARK);
         if (!keepAlive) {
             last.addListener(ChannelFutureListener.CLOSE);
         }
@@ -120,6 +123,7 @@ final class ChunkedBodyStream extends OutputStream {
             return;
         }
         committed = true;
+        ctx.channel().config().setWriteBufferWaterMark(HttpServer.STREAM_WRITE_BUFFER_MARK);
         HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, reply.status());
         head.headers().set(HttpHeaderNames.CONTENT_TYPE, reply.contentType());
         reply.headers().forEach((name, value) -> head.headers().set(name, value));

@@ -67,7 +67,8 @@ import org.slf4j.LoggerFactory;
  * client that takes no bytes of its response; each closes the connection
  * ({@code sluice_http_connections_closed_total{reason}}).</li>
  * <li>A client that reads a response slowly or not at all holds its connection's buffer (at most
- * {@value #WRITE_BUFFER_HIGH_BYTES} bytes queued, plus the chunk being written), never a query slot.</li>
+ * {@value #WRITE_BUFFER_HIGH_BYTES} bytes queued, {@value #STREAM_WRITE_BUFFER_HIGH_BYTES} while a streamed
+ * answer is written, plus the chunk being written), never a query slot.</li>
  * <li>Request line up to {@value #MAX_LINE_BYTES} bytes, headers up to {@value #MAX_HEADER_BYTES},
  * body up to {@value #MAX_REQUEST_BYTES} (413 beyond, with Prometheus' error JSON under {@code /api/}).</li>
  * </ul>
@@ -88,6 +89,15 @@ public final class HttpServer implements AutoCloseable {
     static final int MAX_HEADER_BYTES = 64 << 10;
     /** A connection with this many response bytes queued stops its writer until half are sent. */
     static final int WRITE_BUFFER_HIGH_BYTES = 64 << 10;
+    /**
+     * The same mark while a streamed answer ({@link ChunkedBodyStream}) is written: several of its chunks
+     * may be queued, so the writer goes on producing while the socket sends (at the 64 KiB mark it waited
+     * for the client after every chunk).
+     */
+    static final int STREAM_WRITE_BUFFER_HIGH_BYTES = 512 << 10;
+    static final WriteBufferWaterMark WRITE_BUFFER_MARK = new WriteBufferWaterMark(WRITE_BUFFER_HIGH_BYTES / 2, WRITE_BUFFER_HIGH_BYTES);
+    static final WriteBufferWaterMark STREAM_WRITE_BUFFER_MARK =
+            new WriteBufferWaterMark(STREAM_WRITE_BUFFER_HIGH_BYTES / 2, STREAM_WRITE_BUFFER_HIGH_BYTES);
     /** Each connection's {@link ConnectionGuard}. */
     static final AttributeKey<ConnectionGuard> GUARD = AttributeKey.valueOf(ConnectionGuard.class, "guard");
     /** At most one warning line per this many ms for refused connections and accept failures. */
@@ -188,8 +198,7 @@ public final class HttpServer implements AutoCloseable {
                     .group(group)
                     .channel(channelType)
                     .option(ChannelOption.SO_REUSEADDR, true)
-                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
-                            new WriteBufferWaterMark(WRITE_BUFFER_HIGH_BYTES / 2, WRITE_BUFFER_HIGH_BYTES))
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WRITE_BUFFER_MARK)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {

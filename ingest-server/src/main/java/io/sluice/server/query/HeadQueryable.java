@@ -50,6 +50,8 @@ final class HeadQueryable implements Queryable {
         private final HeadQuery query;
         private String[] recent = new String[16];
         private byte[][] recentBytes = new byte[16][];
+        private List<String> wantedFor;
+        private byte[][] wanted;
 
         HeadSeriesSet(HeadQuery query) {
             this.query = query;
@@ -71,6 +73,38 @@ final class HeadQueryable implements Queryable {
                 pairs[i + 1] = string(i + 1, bytes, view.valueOffset(), view.valueLength());
             }
             return Labels.ofSorted(pairs);
+        }
+
+        @Override
+        public Labels labels(List<String> names) {
+            if (names.isEmpty()) {
+                return Labels.EMPTY;
+            }
+            if (names != wantedFor) {
+                wantedFor = names;
+                wanted = new byte[names.size()][];
+                for (int i = 0; i < wanted.length; i++) {
+                    wanted[i] = names.get(i).getBytes(StandardCharsets.UTF_8);
+                }
+            }
+            LabelsView view = query.labels();
+            byte[] bytes = query.snapshot().labelsArray();
+            String[] pairs = new String[names.size() * 2];
+            int k = 0;
+            while (view.next() && k < pairs.length) {
+                int off = view.nameOffset();
+                int len = view.nameLength();
+                for (int i = 0; i < wanted.length; i++) {
+                    byte[] w = wanted[i];
+                    if (w.length == len && Arrays.equals(w, 0, len, bytes, off, off + len)) {
+                        pairs[k] = names.get(i);
+                        pairs[k + 1] = string(k + 1, bytes, view.valueOffset(), view.valueLength());
+                        k += 2;
+                        break;
+                    }
+                }
+            }
+            return Labels.ofSorted(k == pairs.length ? pairs : Arrays.copyOf(pairs, k));
         }
 
         /**

@@ -82,7 +82,8 @@ final class Aggregations {
                 ev.warn("PromQL warning: quantile value should be between 0 and 1, got " + FloatOps.formatG(mn), a.param());
             }
         }
-        RowSource src = ev.evalVector(a.expr(), g);
+        // Grouped by some labels, the rows need no others (without: every label but some).
+        RowSource src = without ? ev.evalVector(a.expr(), g) : ev.evalVectorReading(a.expr(), g, grouping);
         Map<Object, Acc> groups = new HashMap<>();
         List<Acc> order = new ArrayList<>();
         double[] c = new double[1];

@@ -57,6 +57,8 @@ public final class Evaluator {
     private int checkCounter;
     /** Every series set opened, closed when the query ends (also on an error). */
     private final List<SeriesSet> opened = new ArrayList<>();
+    /** Set by {@link #evalVectorReading} for the next {@link #select} only. */
+    private List<String> projection;
 
     /** {@code queryStepMs} 0 for an instant query. */
     public Evaluator(Queryable queryable, long lookbackMs, QueryLimits limits, long queryStart, long queryEnd, long queryStepMs,
@@ -136,7 +138,53 @@ public final class Evaluator {
     SeriesSet select(long mint, long maxt, List<LabelMatcher> matchers) {
         SeriesSet s = queryable.select(mint, maxt, matchers);
         opened.add(s);
-        return s;
+        List<String> names = projection;
+        projection = null;
+        return names == null ? s : new ProjectedSeriesSet(s, names);
+    }
+
+    /**
+     * {@code e}'s rows for a consumer that reads only the labels {@code names} of them (sorted,
+     * distinct; e.g. an aggregation {@code by} those labels): where {@code e} is a selector, or a
+     * one-argument range function of a matrix selector (which passes labels through and reads only the
+     * metric name), its series may carry only those labels (and the name for the function), so the store
+     * converts no others. Any other expression is evaluated as by {@link #evalVector}.
+     */
+    RowSource evalVectorReading(Expr e, Grid g, List<String> names) {
+        Expr inner = Functions.unparen(e);
+        List<String> keep = null;
+        if (inner instanceof Expr.VectorSelector) {
+            keep = names;
+        } else if (inner instanceof Expr.Call c && c.args().size() == 1 && RangeFunctions.isRangeFunction(c.function())
+                && !c.function().equals("absent_over_time") && Functions.unparen(c.args().get(0)) instanceof Expr.MatrixSelector) {
+            java.util.TreeSet<String> withName = new java.util.TreeSet<>(names);
+            withName.add(Labels.METRIC_NAME);
+            keep = List.copyOf(withName);
+        }
+        projection = keep; // taken by the one select() the node makes, eagerly
+        try {
+            return evalVector(e, g);
+        } finally {
+            projection = null;
+        }
+    }
+
+    /** A series set whose series carry only some labels ({@link #evalVectorReading}). */
+    private record ProjectedSeriesSet(SeriesSet set, List<String> names) implements SeriesSet {
+        @Override
+        public boolean next() {
+            return set.next();
+        }
+
+        @Override
+        public Labels labels() {
+            return set.labels(names);
+        }
+
+        @Override
+        public SampleIterator iterator(SampleIterator reuse) {
+            return set.iterator(reuse);
+        }
     }
 
     private QueryResult runUnclosed(Expr e, long start, long end, long step, boolean instant) {

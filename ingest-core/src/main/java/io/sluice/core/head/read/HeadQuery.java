@@ -131,7 +131,7 @@ public final class HeadQuery {
     public boolean next() {
         while (++cursor < entries.size()) {
             Entry e = entries.get(cursor);
-            shards[e.shard].snapshot(e.id, minTimeMs, maxTimeMs, snapshot);
+            shards[e.shard].snapshot(e.id, minTimeMs, maxTimeMs, snapshot, e.labels); // labels copied once, for the sort
             if (snapshot.chunkCount() > 0) {
                 return true;
             }

@@ -18,7 +18,8 @@ import java.util.Objects;
  * <p>Iterate with {@link #samples()}: samples in [minTimeMs, maxTimeMs], in time order.
  */
 public final class SeriesSnapshot {
-    private byte[] labels = new byte[256];
+    private byte[] ownLabels = new byte[256];
+    private byte[] labels = ownLabels; // ownLabels or a caller's array (labelsShared)
     private int labelsLength;
     private final LabelsView labelsView = new LabelsView();
     private byte[] chunkBytes = new byte[4096];
@@ -51,15 +52,22 @@ public final class SeriesSnapshot {
 
     /** A buffer of at least {@code length} bytes for the writer to copy the series' labels into. */
     public byte[] labelBuffer(int length) {
-        if (length > labels.length) {
-            labels = new byte[Math.max(length, labels.length * 2)];
+        if (length > ownLabels.length) {
+            ownLabels = new byte[Math.max(length, ownLabels.length * 2)];
         }
+        labels = ownLabels;
         return labels;
     }
 
     /** The series' labels are the first {@code length} bytes of {@link #labelBuffer}. */
     public void labelsCopied(int length) {
         labelsLength = length;
+    }
+
+    /** The series' labels are the whole of {@code canonical}, a copy the reader made: referred to, not copied. */
+    public void labelsShared(byte[] canonical) {
+        labels = canonical;
+        labelsLength = canonical.length;
     }
 
     /** Copies {@code capacityBytes} of a chunk; {@code numSamples} < 0 means "read the chunk's own count". */

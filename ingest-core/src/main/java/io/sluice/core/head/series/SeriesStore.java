@@ -138,7 +138,7 @@ public final class SeriesStore implements AutoCloseable {
         // Before the series' first sample (in order or not) nothing can be there: a backfill of older
         // data costs no chunk copy per sample.
         if (timestampMs >= (long) MIN_TIME.getOpaque(s, b + MIN_TIME_OFFSET)) {
-            snapshotChunks(id, s, b, timestampMs, timestampMs, probe);
+            snapshotChunks(id, s, b, timestampMs, timestampMs, probe, null);
             for (SeriesSnapshot.Samples it = probe.samples(); it.next(); ) {
                 if (it.timestampMs() == timestampMs) {
                     return it.valueBits() == valueBits ? DUPLICATE : DUPLICATE_TIMESTAMP;
@@ -307,7 +307,16 @@ public final class SeriesStore implements AutoCloseable {
      * thread; retries while the writer moves the series' blocks.
      */
     public void snapshot(int id, long minTimeMs, long maxTimeMs, SeriesSnapshot into) {
-        snapshotChunks(id, page(id), base(id), minTimeMs, maxTimeMs, into);
+        snapshot(id, minTimeMs, maxTimeMs, into, null);
+    }
+
+    /**
+     * {@link #snapshot}, with the series' canonical labels already copied by the reader ({@code labels},
+     * e.g. for a sort; null: copy them): the snapshot refers to that array instead of copying the labels
+     * again.
+     */
+    public void snapshot(int id, long minTimeMs, long maxTimeMs, SeriesSnapshot into, byte[] labels) {
+        snapshotChunks(id, page(id), base(id), minTimeMs, maxTimeMs, into, labels);
         OutOfOrderStore.Late late = outOfOrder.get(id);
         if (late != null) {
             long[] ts = new long[late.sampleCount()];
@@ -318,13 +327,18 @@ public final class SeriesStore implements AutoCloseable {
     }
 
     /** The in-order part of {@link #snapshot}. */
-    private void snapshotChunks(int id, MemorySegment s, long b, long minTimeMs, long maxTimeMs, SeriesSnapshot into) {
+    private void snapshotChunks(int id, MemorySegment s, long b, long minTimeMs, long maxTimeMs, SeriesSnapshot into,
+            byte[] labels) {
         int stuckReads = 0;
         while (true) {
             int seq = (int) SEQ.getAcquire(s, b + SEQ_OFFSET);
             if ((seq & 1) == 0) {
                 into.reset(id, minTimeMs, maxTimeMs);
-                into.labelsCopied(copyLabels(id, into.labelBuffer(labelsLength(id))));
+                if (labels == null) {
+                    into.labelsCopied(copyLabels(id, into.labelBuffer(labelsLength(id))));
+                } else {
+                    into.labelsShared(labels);
+                }
                 boolean plausible;
                 try {
                     plausible = copyChunks(s, b, minTimeMs, maxTimeMs, into);

@@ -421,6 +421,11 @@ public final class Shard implements AutoCloseable {
         store.snapshot(id, minTimeMs, maxTimeMs, into);
     }
 
+    /** {@link #snapshot}, referring to {@code labels}, the series' canonical labels the caller copied already. Any thread. */
+    public void snapshot(int id, long minTimeMs, long maxTimeMs, SeriesSnapshot into, byte[] labels) {
+        store.snapshot(id, minTimeMs, maxTimeMs, into, labels);
+    }
+
     /**
      * Whether series {@code id} may have samples in [minTimeMs, maxTimeMs], from its first and last
      * timestamps: copies nothing. False means none; true may still find no chunk in range (a gap).
