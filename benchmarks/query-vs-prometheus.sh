@@ -8,13 +8,15 @@
 # flame graph of Sluice answering the query it is slowest on next to Prometheus (the lowest speed-up).
 #
 #   benchmarks/query-vs-prometheus.sh [--series N] [--runs R] [--warmup W] [--only Q,...] [--dir D] [--no-flame] [--keep]
-#   benchmarks/query-vs-prometheus.sh --thanos [...]
+#   benchmarks/query-vs-prometheus.sh --thanos [--thanos-engine prometheus|thanos] [...]
 #
 # --thanos: the Sluice side is a Thanos Querier over three Sluice instances of one consumer group (a 3-partition
 # topic), which hold a third of the series each (`bench query-data --instances 3`, series i in instance i mod 3)
 # and serve the StoreAPI (external label sluice_instance, the Querier's replica label); the Querier
 # (~/.cache/sluice/thanos-v0.42.4/thanos, built by src/test/thanos/build.sh when missing) fans every query
 # out to them. Its CPU and VmHWM are the sums over the Querier and the three instances. No flame graph.
+# --thanos-engine: the Querier's --query.promql-engine (default prometheus, Thanos' own default; thanos is
+# its streaming engine).
 #
 # --only: some of the queries by name (sum_rate, hist_quantile, topk, group_left, regex_count).
 # Defaults: 10000 series, 10 runs after 20 warm-up runs (the JIT compiles the query path meanwhile), D=/tmp/sluice-query-bench (deleted at the end unless
@@ -28,7 +30,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 source benchmarks/lib.sh
 
-series=10000 runs=10 warmup=20 dir=/tmp/sluice-query-bench flame=1 keep=0 thanos=0 only=()
+series=10000 runs=10 warmup=20 dir=/tmp/sluice-query-bench flame=1 keep=0 thanos=0 thanos_engine=prometheus only=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --series) series="$2"; shift 2 ;;
@@ -39,7 +41,8 @@ while [ $# -gt 0 ]; do
     --no-flame) flame=0; shift ;;
     --keep) keep=1; shift ;;
     --thanos) thanos=1; flame=0; shift ;;
-    *) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    --thanos-engine) thanos_engine="$2"; shift 2 ;;
+    *) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
 heap="${SERVER_HEAP:-2g}"
@@ -128,7 +131,7 @@ else
   done
   querier_port="$(free_port)"
   "$thanos_bin" query --http-address="127.0.0.1:$querier_port" --grpc-address="127.0.0.1:$(free_port)" \
-    --query.replica-label=sluice_instance --deduplication.func=chain "${endpoints[@]}" \
+    --query.replica-label=sluice_instance --deduplication.func=chain --query.promql-engine="$thanos_engine" "${endpoints[@]}" \
     > "$dir/logs/thanos-query.log" 2>&1 &
   querier_pid=$!
   pids+=("$querier_pid")
@@ -153,7 +156,7 @@ echo "date: $(date -u +%FT%TZ); machine: $(nproc) cores, $(grep -m1 'model name'
 echo "load before: $(load)"
 status=0
 side=sluice suffix=""
-if [ "$thanos" = 1 ]; then side="thanos-querier+3-sluice" suffix="-thanos"; fi
+if [ "$thanos" = 1 ]; then side="thanos-querier+3-sluice" suffix="-thanos"; [ "$thanos_engine" = prometheus ] || suffix="-thanos-$thanos_engine"; fi
 python3 benchmarks/query_vs_prometheus.py --prom "http://127.0.0.1:$prom_port:$prom_pid" \
   --sluice "$sluice_spec" --sluice-name "$side" --start "$start" --end "$end" --step 15 \
   --runs "$runs" --warmup "$warmup" "${only[@]}" --json "$dir/result.json" | tee "$dir/result.txt" || status=1

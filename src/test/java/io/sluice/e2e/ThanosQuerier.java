@@ -95,6 +95,7 @@ final class ThanosQuerier implements AutoCloseable {
                 "--grpc-address=127.0.0.1:" + E2eEnvironment.freePort(),
                 "--query.replica-label=" + REPLICA_LABEL,
                 "--deduplication.func=chain",
+                "--query.promql-engine=thanos", // the engine docs/thanos.md recommends
                 "--endpoint.info-timeout=2s",
                 "--log.level=info"));
         if (tlsCa != null) {
