@@ -107,8 +107,28 @@ final class ListenerProbe {
             if (e instanceof SSLException && isAlert(e.getMessage())) {
                 throw refusedTls(e.getMessage()); // TLS 1.3: a missing client certificate shows on the first read
             }
+            String alert = wantsTls && e instanceof java.net.SocketException ? alertAfterHandshake() : null;
+            if (alert != null) {
+                throw refusedTls(alert); // ... or the request's write met the closed socket first (broken pipe)
+            }
             throw new ConfigException("the broker at " + address + " did not answer a SASL handshake as a Kafka broker ("
                     + BrokerCheck.rootCause(e) + "); check kafka.bootstrap-servers and kafka.security.protocol");
+        }
+    }
+
+    /**
+     * TLS 1.3: a broker that wants a client certificate refuses the session after the handshake, with an
+     * alert the client sees only on a read; a write that comes first may fail with a broken pipe instead.
+     * So, once a request failed that way, connect again and only read: the alert, or null.
+     */
+    private String alertAfterHandshake() {
+        try (Socket socket = connect(trusted, true)) {
+            socket.getInputStream().read();
+            return null;
+        } catch (SSLException e) {
+            return isAlert(e.getMessage()) ? e.getMessage() : null;
+        } catch (IOException | RuntimeException e) {
+            return null;
         }
     }
 
