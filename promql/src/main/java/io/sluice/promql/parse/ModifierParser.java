@@ -65,6 +65,27 @@ final class ModifierParser {
 
     /** A positive duration inside brackets: {@code 5m}, {@code 300}, {@code 1.5}; in milliseconds. */
     private long durationInBrackets(String context, String expected) {
+        Signed d = signedLiteral(context, expected);
+        double seconds = d.seconds();
+        int start = d.start();
+        if (isDurationOperator(st.peek().type())) {
+            throw st.errorAt(start, d.end(), "experimental duration expression is not enabled");
+        }
+        if (Literals.durationOutOfRange(seconds)) {
+            throw st.errorAt(start, d.end(), "duration out of range");
+        }
+        if (seconds <= 0) {
+            throw st.errorAt(start, d.end(), "duration must be greater than 0");
+        }
+        return Literals.secondsToMillis(seconds);
+    }
+
+    /** A number or duration in seconds after any signs; it spans from the first sign to the literal's end. */
+    private record Signed(double seconds, int start, int end) {
+    }
+
+    /** {@code [+-]... number-or-duration}, as ranges, steps and offsets take it. */
+    private Signed signedLiteral(String context, String expected) {
         Token sign = null;
         boolean negate = false;
         while (st.peek().type() == TokenType.ADD || st.peek().type() == TokenType.SUB) {
@@ -81,17 +102,7 @@ final class ModifierParser {
         if (negate) {
             seconds = -seconds;
         }
-        int start = sign != null ? sign.pos() : lit.pos();
-        if (isDurationOperator(st.peek().type())) {
-            throw st.errorAt(start, lit.end(), "experimental duration expression is not enabled");
-        }
-        if (Literals.durationOutOfRange(seconds)) {
-            throw st.errorAt(start, lit.end(), "duration out of range");
-        }
-        if (seconds <= 0) {
-            throw st.errorAt(start, lit.end(), "duration must be greater than 0");
-        }
-        return Literals.secondsToMillis(seconds);
+        return new Signed(seconds, sign != null ? sign.pos() : lit.pos(), lit.end());
     }
 
     private void rejectDurationExpression() {
@@ -123,27 +134,13 @@ final class ModifierParser {
 
     private Expr parseOffset(Expr e) {
         st.advance();
-        Token sign = null;
-        boolean negate = false;
-        while (st.peek().type() == TokenType.ADD || st.peek().type() == TokenType.SUB) {
-            Token s = st.advance();
-            sign = sign == null ? s : sign;
-            negate ^= s.type() == TokenType.SUB;
-        }
-        rejectDurationExpression();
-        if (st.peek().type() != TokenType.NUMBER && st.peek().type() != TokenType.DURATION) {
-            throw st.unexpected("offset", "number, duration, step(), or range()");
-        }
-        Token lit = st.advance();
-        double seconds = literalSeconds(lit);
-        if (negate) {
-            seconds = -seconds;
-        }
+        Signed d = signedLiteral("offset", "number, duration, step(), or range()");
+        double seconds = d.seconds();
         if (Literals.durationOutOfRange(seconds)) {
-            throw st.errorAt(sign != null ? sign.pos() : lit.pos(), lit.end(), "duration out of range");
+            throw st.errorAt(d.start(), d.end(), "duration out of range");
         }
         long offsetMs = Literals.secondsToMillis(seconds);
-        int end = lit.end();
+        int end = d.end();
         String notAllowed = "offset modifier must be preceded by an instant vector selector or range vector selector or a subquery";
         String twice = "offset may not be set multiple times";
         return switch (e) {
