@@ -116,28 +116,6 @@ class SeriesResponseEncoderTest {
     }
 
     @Test
-    void seriesTakenOutAndAddedBackInAnotherOrder() throws Exception {
-        SeriesResponseEncoder encoder = new SeriesResponseEncoder();
-        encoder.reset(1000);
-        List<Series> series = new ArrayList<>();
-        List<byte[]> entries = new ArrayList<>();
-        for (int i = 0; i < 50; i++) {
-            Series s = randomSeries();
-            encode(encoder, s, true);
-            series.add(s);
-            entries.add(encoder.takeSeries());
-        }
-        assertThat(encoder.isEmpty()).isTrue();
-        SeriesBatch.Builder batch = SeriesBatch.newBuilder();
-        for (int i = series.size() - 1; i >= 0; i--) {
-            encoder.addEncoded(entries.get(i));
-            batch.addSeries(series.get(i));
-        }
-        byte[] got = drain(encoder.message());
-        assertThat(got).isEqualTo(SeriesResponse.newBuilder().setBatch(batch).build().toByteArray());
-    }
-
-    @Test
     void aBatchIsFullOnceItPassesTheByteCap() {
         SeriesResponseEncoder encoder = new SeriesResponseEncoder();
         encoder.reset(1_000_000);
