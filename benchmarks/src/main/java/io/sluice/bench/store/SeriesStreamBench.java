@@ -27,7 +27,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The Thanos StoreAPI {@code Series} call over loopback: a real head holding {@code --series}
  * {@code node_cpu_seconds_total} series with {@code --rounds} samples each (15 s apart; 480 = 2 h), the
- * real gRPC server, and a client asking for every series over the whole range, {@code --calls}
+ * real gRPC server, and a client asking for every series over the whole range (or, with
+ * {@code --window-ms W}, over its last W ms: an instant query's narrow window), {@code --calls}
  * times after {@code --warmup} calls, {@code --batch} series per response
  * ({@code response_batch_size}; the Querier asks for 64, 0 = one per response). The client is either
  * a grpc-java blocking stub in this JVM ({@code --client java}) or, with {@code --go-client PATH},
@@ -42,7 +43,8 @@ import java.util.concurrent.TimeUnit;
  * java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xms2g -Xmx2g \
  *   -cp benchmarks/target/benchmarks.jar io.sluice.bench.store.SeriesStreamBench \
  *   [--series 10000] [--rounds 480] [--shards 2] [--server-threads 2] [--warmup 5] [--calls 20] \
- *   [--batch 64] [--checkpoint true] [--external-label sluice_instance=a] [--go-client /tmp/storeapi-client]
+ *   [--batch 64] [--checkpoint true] [--external-label sluice_instance=a] [--window-ms 600000]
+ *   [--go-client /tmp/storeapi-client]
  * </pre>
  */
 public final class SeriesStreamBench {
@@ -64,14 +66,17 @@ public final class SeriesStreamBench {
         int batch = Integer.parseInt(arg(args, "batch", "64"));
         String goClient = arg(args, "go-client", null);
         boolean checkpoint = Boolean.parseBoolean(arg(args, "checkpoint", "true"));
+        long windowMs = Long.parseLong(arg(args, "window-ms", "0"));
+        long maxTime = FilledHead.FIRST_MS + rounds * FilledHead.STEP_MS;
+        long minTime = windowMs > 0 ? maxTime - windowMs : FilledHead.FIRST_MS;
         // e.g. sluice_instance=a: the usual Thanos setup, whose answers are sorted before they are sent
         String external = arg(args, "external-label", null);
         Map<String, String> externalLabels = external == null ? Map.of()
                 : Map.of(external.substring(0, external.indexOf('=')), external.substring(external.indexOf('=') + 1));
         System.out.printf("StoreAPI Series: %,d series x %d samples (15 s apart), %d shards, %d server threads, "
-                        + "%d warm-up + %d measured calls, %d series per response, %s client, external labels %s%n", series, rounds,
+                        + "%d warm-up + %d measured calls, %d series per response, %s client, external labels %s, window %s%n", series, rounds,
                 shards, serverThreads, warmup, calls, batch, goClient != null ? "Go (" + goClient + ")" : "in-JVM Java",
-                externalLabels);
+                externalLabels, windowMs > 0 ? "last " + windowMs + " ms" : "whole range");
         long fillStart = System.nanoTime();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try (FilledHead filled = new FilledHead(series, rounds, shards)) {
@@ -86,13 +91,13 @@ public final class SeriesStreamBench {
                     .maxInboundMessageSize(64 << 20).build();
             try {
                 if (goClient != null) {
-                    goClient(goClient, server.port(), rounds, batch, warmup, calls, series);
+                    goClient(goClient, server.port(), minTime, maxTime, batch, warmup, calls, series);
                     return;
                 }
                 StoreGrpc.StoreBlockingStub store = StoreGrpc.newBlockingStub(channel);
                 SeriesRequest request = SeriesRequest.newBuilder()
-                        .setMinTime(FilledHead.FIRST_MS)
-                        .setMaxTime(FilledHead.FIRST_MS + rounds * FilledHead.STEP_MS)
+                        .setMinTime(minTime)
+                        .setMaxTime(maxTime)
                         .addMatchers(LabelMatcher.newBuilder().setType(LabelMatcher.Type.EQ)
                                 .setName("__name__").setValue("node_cpu_seconds_total"))
                         .setResponseBatchSize(batch)
@@ -124,6 +129,7 @@ public final class SeriesStreamBench {
                 System.out.printf("CPU: server (storeapi threads) %.3f s = %.3f s per GB, client and the rest of the "
                                 + "process %.3f s, total %.3f s = %.2f cores%n", serverCpu / 1e9, serverCpu / (double) total[2],
                         (processCpu - serverCpu) / 1e9, processCpu / 1e9, processCpu / (double) wall);
+                serverCpuPerCall(serverCpu, calls, series);
             } finally {
                 channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
                 server.close();
@@ -135,10 +141,10 @@ public final class SeriesStreamBench {
      * Runs the Go client against the server: it warms up, says "warm", measures once told to on stdin
      * and prints one {@code storeapi_client ...} line; the server's CPU is read around the measured part.
      */
-    private static void goClient(String binary, int port, int rounds, int batch, int warmup, int calls, int series)
+    private static void goClient(String binary, int port, long minTime, long maxTime, int batch, int warmup, int calls, int series)
             throws Exception {
-        Process p = new ProcessBuilder(binary, "-addr", "127.0.0.1:" + port, "-min", Long.toString(FilledHead.FIRST_MS),
-                "-max", Long.toString(FilledHead.FIRST_MS + rounds * FilledHead.STEP_MS), "-batch", Integer.toString(batch),
+        Process p = new ProcessBuilder(binary, "-addr", "127.0.0.1:" + port, "-min", Long.toString(minTime),
+                "-max", Long.toString(maxTime), "-batch", Integer.toString(batch),
                 "-warmup", Integer.toString(warmup), "-calls", Integer.toString(calls), "-handshake")
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
@@ -176,11 +182,17 @@ public final class SeriesStreamBench {
             System.out.printf("CPU: server (storeapi threads) %.3f s = %.3f s per GB, rest of the server JVM %.3f s, "
                             + "Go client %.3f s = %.3f s per GB%n", serverCpu / 1e9, serverCpu / 1e9 / (bytes / 1e9),
                     (processCpu - serverCpu) / 1e9, clientCpu, clientCpu / (bytes / 1e9));
+            serverCpuPerCall(serverCpu, calls, series);
         } finally {
             if (!p.waitFor(10, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
             }
         }
+    }
+
+    private static void serverCpuPerCall(long serverCpuNanos, int calls, int series) {
+        System.out.printf("server CPU per call: %.2f ms = %.2f us per series%n", serverCpuNanos / 1e6 / calls,
+                serverCpuNanos / 1e3 / calls / series);
     }
 
     /** One Series call read to its end: {series, chunks, raw chunk bytes}. */

@@ -75,6 +75,15 @@ public final class XorStateDescriptor {
         return numSamples((long) CURSOR.getAcquire(state, stateOffset + CURSOR_OFFSET));
     }
 
+    /**
+     * The cursor as last published by the appender, read with acquire: its {@link #numSamples} and
+     * {@link #bitLength} describe the same sample, and every byte of those samples is visible to the
+     * caller afterwards. Safe from any thread.
+     */
+    public static long publishedCursor(MemorySegment state, long stateOffset) {
+        return (long) CURSOR.getAcquire(state, stateOffset + CURSOR_OFFSET);
+    }
+
     static void publishCursor(MemorySegment state, long stateOffset, long cursor) {
         CURSOR.setRelease(state, stateOffset + CURSOR_OFFSET, cursor);
     }
@@ -88,7 +97,8 @@ public final class XorStateDescriptor {
         return (bitLength & 0xFFFF_FFFFL) | ((long) numSamples << 32) | ((long) leading << 48) | ((long) trailing << 56);
     }
 
-    static int bitLength(long cursor) {
+    /** The chunk's length in bits (header included) packed in an appender cursor. */
+    public static int bitLength(long cursor) {
         return (int) cursor;
     }
 

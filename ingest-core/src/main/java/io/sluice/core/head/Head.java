@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.UnaryOperator;
 
 /**
  * The head: S shards, each on its own thread, and the routing and reading across them.
@@ -232,7 +233,15 @@ public final class Head implements AutoCloseable {
 
     /** Series matching {@code matchers} with samples in [minTimeMs, maxTimeMs], sorted by labels. Any thread. */
     public HeadQuery query(long minTimeMs, long maxTimeMs, Matcher... matchers) {
-        return HeadQuery.run(shards, minTimeMs, maxTimeMs, matchers);
+        return HeadQuery.run(shards, minTimeMs, maxTimeMs, null, matchers);
+    }
+
+    /**
+     * {@link #query}, each series' canonical labels replaced by {@code relabel}'s (e.g. with external
+     * labels added), sorted by those and read as those. Any thread; {@code relabel} runs on the caller's.
+     */
+    public HeadQuery query(long minTimeMs, long maxTimeMs, UnaryOperator<byte[]> relabel, Matcher... matchers) {
+        return HeadQuery.run(shards, minTimeMs, maxTimeMs, relabel, matchers);
     }
 
     /**

@@ -19,8 +19,7 @@ import java.util.Arrays;
  * </pre>
  *
  * A series is {@link #beginSeries begun}, given its labels (in order) and chunks, then
- * {@link #endSeries ended} (or {@link #dropSeries dropped}, or {@link #takeSeries taken} out to be
- * sorted and {@link #addEncoded added} later). Not thread-safe: one per call thread, reused across
+ * {@link #endSeries ended} (or {@link #dropSeries dropped}). Not thread-safe: one per call thread, reused across
  * calls (its array stays at the largest message written, see {@link #reset}).
  */
 final class SeriesResponseEncoder {
@@ -121,24 +120,6 @@ final class SeriesResponseEncoder {
     void dropSeries() {
         pos = seriesStart;
         seriesStart = -1;
-    }
-
-    /** Ends the series begun last and takes it out (its whole entry, tag included) for {@link #addEncoded}. */
-    byte[] takeSeries() {
-        int start = seriesStart;
-        endSeries();
-        batched--;
-        byte[] entry = Arrays.copyOfRange(buf, start, pos);
-        pos = start;
-        return entry;
-    }
-
-    /** Adds a series entry {@link #takeSeries} returned. */
-    void addEncoded(byte[] entry) {
-        ensure(entry.length);
-        System.arraycopy(entry, 0, buf, pos, entry.length);
-        pos += entry.length;
-        batched++;
     }
 
     boolean isEmpty() {

@@ -36,8 +36,9 @@ import java.util.function.Supplier;
  * {@code SeriesResponse} per series, or batches of {@code response_batch_size} series when the
  * request asks for more than 1 (Thanos' Querier asks for 64). With {@code skip_chunks} only the
  * labels. When labels are added (external labels) or removed ({@code without_replica_labels}) the
- * order can change, so the answer is then encoded whole and sorted before it is sent (bounded by
- * the limits). Limits ({@code query.max-series}, {@code query.max-samples}: every sample of a sent
+ * order can change, so the head's query sorts the series by their served labels
+ * ({@link StoreLabels#served}, made once per series before the sort) and the answer still streams.
+ * Limits ({@code query.max-series}, {@code query.max-samples}: every sample of a sent
  * chunk counts) end the call with {@code RESOURCE_EXHAUSTED}; a bad matcher with
  * {@code INVALID_ARGUMENT}. A slow reader is waited for (flow control), never buffered without
  * bound.
@@ -101,8 +102,6 @@ final class StoreService {
                 return;
             }
             byte[][] without = StoreLabels.utf8(request.getWithoutReplicaLabelsList());
-            boolean sort = !labels.external().isEmpty() || without.length > 0;
-            List<SortedSeries> buffered = sort ? new ArrayList<>() : null;
             long minTime = request.getMinTime();
             long maxTime = request.getMaxTime();
             boolean skipChunks = request.getSkipChunks();
@@ -110,25 +109,19 @@ final class StoreService {
             long series = 0;
             long samples = 0;
             SeriesSnapshot.ExactChunk chunk = new SeriesSnapshot.ExactChunk();
-            LabelsView servedView = new LabelsView();
-            HeadQuery query = head.query(minTime, maxTime, matchers);
+            LabelsView view = new LabelsView();
+            HeadQuery query = labels.external().isEmpty() && without.length == 0
+                    ? head.query(minTime, maxTime, matchers)
+                    : head.query(minTime, maxTime, l -> labels.served(view.wrap(l, 0, l.length), l, without), matchers);
             while (query.next() && series < seriesLimit) {
                 if (out.isCancelled()) {
                     return;
                 }
                 SeriesSnapshot snapshot = query.snapshot();
                 encoder.beginSeries();
-                byte[] served = null;
-                if (sort) {
-                    served = labels.served(snapshot.labels(), snapshot.labelsArray(), without);
-                    for (LabelsView l = servedView.wrap(served, 0, served.length); l.next(); ) {
-                        encoder.label(served, l.nameOffset(), l.nameLength(), l.valueOffset(), l.valueLength());
-                    }
-                } else {
-                    byte[] bytes = snapshot.labelsArray();
-                    for (LabelsView l = snapshot.labels(); l.next(); ) {
-                        encoder.label(bytes, l.nameOffset(), l.nameLength(), l.valueOffset(), l.valueLength());
-                    }
+                byte[] bytes = snapshot.labelsArray();
+                for (LabelsView l = snapshot.labels(); l.next(); ) {
+                    encoder.label(bytes, l.nameOffset(), l.nameLength(), l.valueOffset(), l.valueLength());
                 }
                 long n = 0;
                 for (int c = 0; c < snapshot.chunkCount(); c++) {
@@ -156,22 +149,9 @@ final class StoreService {
                                 + limits.maxSamples() + " samples (query.max-samples of this Sluice instance)");
                     }
                 }
-                if (sort) {
-                    buffered.add(new SortedSeries(served, encoder.takeSeries()));
-                } else {
-                    encoder.endSeries();
-                    if (encoder.full() && !send(out, encoder)) {
-                        return;
-                    }
-                }
-            }
-            if (sort) {
-                buffered.sort((a, b) -> HeadQuery.compareCanonical(a.labels(), b.labels()));
-                for (SortedSeries s : buffered) {
-                    encoder.addEncoded(s.entry());
-                    if (encoder.full() && !send(out, encoder)) {
-                        return;
-                    }
+                encoder.endSeries();
+                if (encoder.full() && !send(out, encoder)) {
+                    return;
                 }
             }
             if (!encoder.isEmpty() && !send(out, encoder)) {
@@ -185,10 +165,6 @@ final class StoreService {
             Thread.currentThread().interrupt();
             out.onError(Status.CANCELLED.withDescription("server shutting down").asException());
         }
-    }
-
-    /** A series of an answer to be sorted: its served labels (canonical encoding) and its encoded entry. */
-    private record SortedSeries(byte[] labels, byte[] entry) {
     }
 
     /** Sends the encoder's message once the client has room; false if the call was cancelled meanwhile. */

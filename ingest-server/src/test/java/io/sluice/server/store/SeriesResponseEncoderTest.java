@@ -12,8 +12,6 @@ import io.sluice.server.store.proto.SeriesResponse;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -113,28 +111,6 @@ class SeriesResponseEncoderTest {
             assertThat(SeriesResponse.parseFrom(got)).isEqualTo(expected);
             encoder.sent();
         }
-    }
-
-    @Test
-    void seriesTakenOutAndAddedBackInAnotherOrder() throws Exception {
-        SeriesResponseEncoder encoder = new SeriesResponseEncoder();
-        encoder.reset(1000);
-        List<Series> series = new ArrayList<>();
-        List<byte[]> entries = new ArrayList<>();
-        for (int i = 0; i < 50; i++) {
-            Series s = randomSeries();
-            encode(encoder, s, true);
-            series.add(s);
-            entries.add(encoder.takeSeries());
-        }
-        assertThat(encoder.isEmpty()).isTrue();
-        SeriesBatch.Builder batch = SeriesBatch.newBuilder();
-        for (int i = series.size() - 1; i >= 0; i--) {
-            encoder.addEncoded(entries.get(i));
-            batch.addSeries(series.get(i));
-        }
-        byte[] got = drain(encoder.message());
-        assertThat(got).isEqualTo(SeriesResponse.newBuilder().setBatch(batch).build().toByteArray());
     }
 
     @Test

@@ -291,6 +291,14 @@ class StoreApiWireTest {
         List<Series> without = series(request(Long.MIN_VALUE, Long.MAX_VALUE, m(LabelMatcher.Type.EQ, "job", "web"))
                 .addWithoutReplicaLabels("a_replica").setSkipChunks(true).build());
         assertThat(without).hasSize(4).allSatisfy(s -> assertThat(labels(s)).doesNotContainKey("a_replica"));
+        // without the instance label the head's order (by instance, jobs alternating) is no longer sorted
+        List<Series> withoutInstance = series(request(Long.MIN_VALUE, Long.MAX_VALUE, m(LabelMatcher.Type.RE, "__name__", ".+"))
+                .addWithoutReplicaLabels("instance").setSkipChunks(true).build());
+        assertThat(withoutInstance).hasSize(8).allSatisfy(s -> assertThat(labels(s)).doesNotContainKey("instance"));
+        for (int k = 1; k < withoutInstance.size(); k++) {
+            assertThat(StoreLabels.compareLabelSets(withoutInstance.get(k - 1).getLabelsList(),
+                    withoutInstance.get(k).getLabelsList())).isNotPositive();
+        }
 
         InfoResponse info = InfoGrpc.newBlockingStub(channel).info(InfoRequest.getDefaultInstance());
         assertThat(info.getComponentType()).isEqualTo("store");

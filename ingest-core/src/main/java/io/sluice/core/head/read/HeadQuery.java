@@ -6,6 +6,7 @@ import io.sluice.core.labels.LabelsView;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.roaringbitmap.PeekableIntIterator;
 import org.roaringbitmap.RoaringBitmap;
 
@@ -37,8 +38,12 @@ public final class HeadQuery {
      * Selects in every shard and keeps the series whose first..last timestamps meet the range, read
      * from the series struct (no chunk is copied here: each series is snapshotted once, in
      * {@link #next()}); only their labels are copied, for the sort.
+     *
+     * @param relabel null, or what to make of each series' canonical labels before the sort: the
+     *     series are then sorted by, and read with, the labels it returns (canonical encoding)
      */
-    public static HeadQuery run(Shard[] shards, long minTimeMs, long maxTimeMs, Matcher... matchers) {
+    public static HeadQuery run(Shard[] shards, long minTimeMs, long maxTimeMs, UnaryOperator<byte[]> relabel,
+            Matcher... matchers) {
         List<Entry> entries = new ArrayList<>();
         for (int s = 0; s < shards.length; s++) {
             Shard shard = shards[s];
@@ -46,7 +51,8 @@ public final class HeadQuery {
             for (PeekableIntIterator it = ids.getIntIterator(); it.hasNext(); ) {
                 int id = it.next();
                 if (shard.mayOverlap(id, minTimeMs, maxTimeMs)) {
-                    entries.add(new Entry(s, id, shard.labelsCopy(id)));
+                    byte[] labels = shard.labelsCopy(id);
+                    entries.add(new Entry(s, id, relabel == null ? labels : relabel.apply(labels)));
                 }
             }
         }

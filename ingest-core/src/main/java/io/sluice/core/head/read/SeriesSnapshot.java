@@ -84,6 +84,24 @@ public final class SeriesSnapshot {
         addChunk(page, offset, length, -1, minTimeMs, maxTimeMs);
     }
 
+    /**
+     * Copies the first {@code numSamples} samples of an open chunk whose last timestamp is known:
+     * the {@code bitLength} bits (header included) its appender had published with that count. The
+     * copy is what Prometheus' {@code Bytes()} would return for those samples — the count in its
+     * header, the bits after the last sample zero — so {@link #exactChunk} copies it without decoding.
+     */
+    public void addOpenChunk(MemorySegment page, long offset, int bitLength, int numSamples, long minTimeMs, long maxTimeMs) {
+        int length = (bitLength + Byte.SIZE - 1) / Byte.SIZE;
+        addChunk(page, offset, length, numSamples, minTimeMs, maxTimeMs);
+        int at = chunkOffsets[chunkCount - 1];
+        chunkBytes[at + XorChunkDescriptor.NUM_SAMPLES_OFFSET] = (byte) (numSamples >>> 8);
+        chunkBytes[at + XorChunkDescriptor.NUM_SAMPLES_OFFSET + 1] = (byte) numSamples;
+        int bitsInLastByte = bitLength % Byte.SIZE;
+        if (bitsInLastByte != 0) {
+            chunkBytes[at + length - 1] &= (byte) (0xFF << (Byte.SIZE - bitsInLastByte));
+        }
+    }
+
     private void addChunk(MemorySegment page, long offset, int capacityBytes, int numSamples, long minTime, long maxTime) {
         if (chunkBytesUsed + capacityBytes > chunkBytes.length) {
             chunkBytes = Arrays.copyOf(chunkBytes, Math.max(chunkBytesUsed + capacityBytes, chunkBytes.length * 2));

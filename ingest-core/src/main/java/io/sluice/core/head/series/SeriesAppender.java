@@ -121,7 +121,7 @@ final class SeriesAppender {
         }
         s.set(LONG, b + CHUNK_END_OFFSET, ChunkCutPolicy.chunkEndAfterAppendMs(
                 chunkEnd, appender.numSamples(), appender.firstTimestampMs(), timestampMs));
-        MAX_TIME.setOpaque(s, b + MAX_TIME_OFFSET, timestampMs);
+        MAX_TIME.setRelease(s, b + MAX_TIME_OFFSET, timestampMs); // after the cursor: see SeriesStore.copyChunks
         if (timestampMs > newestTimestampMs) {
             newestTimestampMs = timestampMs;
         }
@@ -177,7 +177,7 @@ final class SeriesAppender {
             if (next > i) {
                 appended += next - i;
                 maxTime = timestampsMs[next - 1];
-                MAX_TIME.setOpaque(s, b + MAX_TIME_OFFSET, maxTime);
+                MAX_TIME.setRelease(s, b + MAX_TIME_OFFSET, maxTime); // after the cursor: see SeriesStore.copyChunks
                 i = next;
             } else if (stop == XorAppender.RUN_NOT_AFTER && timestampsMs[i] > maxTime) {
                 // The chunk's last timestamp is its series' max time, so the rules above take this sample;

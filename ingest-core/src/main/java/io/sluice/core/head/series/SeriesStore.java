@@ -364,17 +364,38 @@ public final class SeriesStore implements AutoCloseable {
      * Copies the chunks in range; false if it met a handle that cannot be real (the list it read was
      * freed and reused meanwhile — the sequence check would fail too, but the handle must not be
      * dereferenced first).
+     *
+     * <p>The open chunk's state is read first: a range that starts within it needs no closed chunk.
+     * It is cut at the published cursor (sample count and bit length of the same
+     * sample). Its last timestamp is known without a decode when the appender's last timestamp equals
+     * the series' max time read before the cursor: the appender writes its last timestamp before
+     * publishing the cursor and the max time after (with release), so the max time read first is at
+     * most the published last sample's, the appender's field at least that; equal, both are it. While
+     * a sample is being appended they may differ: the chunk is then copied whole and decoded later
+     * ({@link SeriesSnapshot#exactChunk}).
      */
     private boolean copyChunks(MemorySegment s, long b, long minTimeMs, long maxTimeMs, SeriesSnapshot into) {
-        if (!closed.copyInRange(s, b, minTimeMs, maxTimeMs, into)) {
-            return false;
-        }
         long open = s.get(LONG, b + OPEN_CHUNK_OFFSET);
         long state = b + XOR_STATE_OFFSET;
-        int openSamples = XorStateDescriptor.publishedNumSamples(s, state);
-        if (open != ChunkHandle.NONE && openSamples > 0
-                && s.get(LONG, state + XorStateDescriptor.FIRST_TIMESTAMP_OFFSET) <= maxTimeMs) {
-            into.addChunk(chunks.page(open), ChunkMemory.offset(open), ChunkHandle.capacityBytes(open), openSamples);
+        long seriesMaxTime = (long) MAX_TIME.getAcquire(s, b + MAX_TIME_OFFSET); // before the cursor: see below
+        long cursor = XorStateDescriptor.publishedCursor(s, state);
+        int openSamples = XorStateDescriptor.numSamples(cursor);
+        long firstTime = s.get(LONG, state + XorStateDescriptor.FIRST_TIMESTAMP_OFFSET);
+        boolean hasOpen = open != ChunkHandle.NONE && openSamples > 0;
+        // Every closed chunk ends before the open chunk's first sample: none is in range when that
+        // sample is at or before the range's start (a narrow window over recent data), and the
+        // closed-chunk list is not read at all.
+        if (!(hasOpen && firstTime <= minTimeMs) && !closed.copyInRange(s, b, minTimeMs, maxTimeMs, into)) {
+            return false;
+        }
+        if (hasOpen && firstTime <= maxTimeMs) {
+            long lastTime = s.get(LONG, state + XorStateDescriptor.LAST_TIMESTAMP_OFFSET);
+            int bits = XorStateDescriptor.bitLength(cursor);
+            if (lastTime == seriesMaxTime && bits > 0 && (bits + Byte.SIZE - 1) / Byte.SIZE <= ChunkHandle.capacityBytes(open)) {
+                into.addOpenChunk(chunks.page(open), ChunkMemory.offset(open), bits, openSamples, firstTime, lastTime);
+            } else {
+                into.addChunk(chunks.page(open), ChunkMemory.offset(open), ChunkHandle.capacityBytes(open), openSamples);
+            }
         }
         return true;
     }

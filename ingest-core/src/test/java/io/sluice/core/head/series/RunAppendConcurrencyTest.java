@@ -3,6 +3,7 @@ package io.sluice.core.head.series;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.chunk.ChunkCutPolicy;
+import io.sluice.core.chunk.XorIterator;
 import io.sluice.core.head.read.SeriesSnapshot;
 import io.sluice.core.memory.MemoryAccounting;
 import java.util.Arrays;
@@ -18,8 +19,11 @@ import org.junit.jupiter.api.Test;
 /**
  * Readers during run appends: while one thread appends runs (with duplicates and out-of-order
  * samples among them, cuts and block grows), reader threads take snapshots of the series and decode
- * them. Every chunk they see must decode whole (exactly, via {@link SeriesSnapshot#exactChunk}) and
- * hold a prefix of the series' accepted samples, never a torn or foreign sample.
+ * them, over the whole range or from a random sample on (a narrow window: only the open chunk, or
+ * the closed chunks from there). Every chunk they see must come out exact
+ * ({@link SeriesSnapshot#exactChunk}: its length, sample count and first and last timestamps those of
+ * its samples, the bits after the last zero) and hold a prefix of the series' accepted samples,
+ * never a torn or foreign sample.
  */
 class RunAppendConcurrencyTest {
     private static final int SERIES = 64;
@@ -56,7 +60,7 @@ class RunAppendConcurrencyTest {
             }
             assertThat(checked.get()).as("samples checked by readers").isPositive();
             for (int s = 0; s < SERIES; s++) {
-                assertThat(verify(store, s, new SeriesSnapshot())).as("series %d at the end", s).isEqualTo(SAMPLES);
+                assertThat(verify(store, s, 0, new SeriesSnapshot())).as("series %d at the end", s).isEqualTo(SAMPLES);
             }
         }
     }
@@ -108,26 +112,44 @@ class RunAppendConcurrencyTest {
                 Thread.onSpinWait();
                 continue;
             }
-            checked.addAndGet(verify(store, random.nextInt(count), snapshot));
+            checked.addAndGet(verify(store, random.nextInt(count), random.nextBoolean() ? 0 : random.nextInt(SAMPLES), snapshot));
         }
     }
 
-    /** Checks a snapshot of series {@code s}: whole chunks holding samples 0..n-1 exactly; returns n. */
-    private static int verify(SeriesStore store, int s, SeriesSnapshot snapshot) {
-        store.snapshot(s, Long.MIN_VALUE, Long.MAX_VALUE, snapshot);
+    /**
+     * Checks a snapshot of series {@code s} from sample {@code from} on: exact whole chunks holding
+     * samples from..n-1; returns n - from (0 when the series has no sample there yet).
+     */
+    private static int verify(SeriesStore store, int s, int from, SeriesSnapshot snapshot) {
+        store.snapshot(s, BASE_MS + from * STEP_MS, Long.MAX_VALUE, snapshot);
         SeriesSnapshot.ExactChunk chunk = new SeriesSnapshot.ExactChunk();
         for (int c = 0; c < snapshot.chunkCount(); c++) {
             snapshot.exactChunk(c, chunk); // throws if a chunk does not decode
-            assertThat(Arrays.copyOf(chunk.bytes(), chunk.length())).isNotEmpty();
+            byte[] exact = Arrays.copyOf(chunk.bytes(), chunk.length());
+            XorIterator it = new XorIterator().reset(exact);
+            int n = 0;
+            long first = 0;
+            long last = 0;
+            while (it.next()) {
+                first = n++ == 0 ? it.timestampMs() : first;
+                last = it.timestampMs();
+            }
+            assertThat(it.hasError()).as("series %d chunk %d decodes", s, c).isFalse();
+            assertThat(n).as("series %d chunk %d samples", s, c).isPositive().isEqualTo(chunk.numSamples());
+            assertThat(first).as("series %d chunk %d first", s, c).isEqualTo(chunk.minTimeMs());
+            assertThat(last).as("series %d chunk %d last", s, c).isEqualTo(chunk.maxTimeMs());
+            assertThat((it.bitLength() + Byte.SIZE - 1) / Byte.SIZE).as("series %d chunk %d length", s, c).isEqualTo(exact.length);
+            int tailBits = (int) (exact.length * (long) Byte.SIZE - it.bitLength());
+            assertThat(exact[exact.length - 1] & ((1 << tailBits) - 1)).as("bits after the last sample").isZero();
         }
         SeriesSnapshot.Samples samples = snapshot.samples();
-        int k = 0;
+        int k = from;
         while (samples.next()) {
             assertThat(samples.timestampMs()).as("series %d sample %d", s, k).isEqualTo(BASE_MS + k * STEP_MS);
             assertThat(samples.valueBits()).as("series %d sample %d", s, k).isEqualTo(value(s, k));
             k++;
         }
         assertThat(samples.hasCorruptChunk()).isFalse();
-        return k;
+        return k - from;
     }
 }
