@@ -90,8 +90,8 @@ public final class CommitWindowBench {
         });
 
         StreamRegistry streams = new StreamRegistry();
-        IngestConfig config = IngestConfig.defaults(kafka.bootstrapServers(), group, Map.of(topic, PayloadFormat.SLUICE))
-                .withCommitIntervalMs(commitIntervalMs).withGroupLagIntervalMs(0);
+        IngestConfig config = IngestConfig.builder(kafka.bootstrapServers(), group, Map.of(topic, PayloadFormat.SLUICE))
+                .commitIntervalMs(commitIntervalMs).groupLagIntervalMs(0).build();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try (Head head = new Head(HeadOptions.defaults(dataDir).withShards(shards), streams, new MemoryAccounting())) {
             head.start();

@@ -75,10 +75,11 @@ public final class EndToEndBench {
                               int shards, long samples) throws IOException, InterruptedException {
         Map<TopicPartition, Long> end = endOffsets(kafka, topic, partitions);
         StreamRegistry streams = new StreamRegistry();
-        IngestConfig config = IngestConfig.defaults(kafka.bootstrapServers(), "e2e-" + format.configName(), Map.of(topic, format))
-                .withConsumerThreads(threads)
-                .withKafkaProperties(Map.of("max.partition.fetch.bytes", Integer.toString(8 << 20),
-                        "fetch.max.bytes", Integer.toString(64 << 20)));
+        IngestConfig config = IngestConfig.builder(kafka.bootstrapServers(), "e2e-" + format.configName(), Map.of(topic, format))
+                .consumerThreads(threads)
+                .kafkaProperties(Map.of("max.partition.fetch.bytes", Integer.toString(8 << 20),
+                        "fetch.max.bytes", Integer.toString(64 << 20)))
+                .build();
         try (Head head = new Head(HeadOptions.defaults(dataDir).withShards(shards), streams, new MemoryAccounting())) {
             head.start();
             int[] ids = new int[partitions];

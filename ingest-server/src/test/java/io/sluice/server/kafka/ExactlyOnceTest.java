@@ -34,7 +34,7 @@ class ExactlyOnceTest {
             }
             topics.flush();
 
-            IngestConfig config = TestTopics.config(group, Map.of(topic, format)).withConsumerThreads(2);
+            IngestConfig config = TestTopics.config(group, Map.of(topic, format)).toBuilder().consumerThreads(2).build();
             try (IngestInstance sluice = new IngestInstance(dir, IngestInstance.headOptions(dir), config)) {
                 topics.awaitCommittedToEnd(group, topic, PARTITIONS);
 

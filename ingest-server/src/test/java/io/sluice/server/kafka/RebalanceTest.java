@@ -38,7 +38,7 @@ class RebalanceTest {
                     RestartTest.records(payloads, 80), RestartTest.records(payloads, 120));
             int total = payloads.produced().size();
             IngestConfig config = TestTopics.config(group, Map.of(topic, PayloadFormat.PROMETHEUS_REMOTE_WRITE))
-                    .withGroupProtocol(protocol);
+                    .toBuilder().groupProtocol(protocol).build();
             Path dirA = dir.resolve("a");
             Path dirB = dir.resolve("b");
 
