@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.core.head.Head;
 import io.sluice.core.head.HeadOptions;
-import io.sluice.core.head.shard.StreamRegistry;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.format.PayloadFormat;
 import io.sluice.server.kafka.IngestConfig;

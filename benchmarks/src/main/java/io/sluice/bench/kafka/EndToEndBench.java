@@ -3,7 +3,7 @@ package io.sluice.bench.kafka;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.core.head.Head;
 import io.sluice.core.head.HeadOptions;
-import io.sluice.core.head.shard.StreamRegistry;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.format.PayloadFormat;
 import io.sluice.server.kafka.IngestConfig;

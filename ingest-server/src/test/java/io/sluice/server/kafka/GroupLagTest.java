@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Gauge;
 import io.sluice.core.head.Head;
-import io.sluice.core.head.shard.StreamRegistry;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.format.PayloadFormat;
 import java.nio.file.Path;
