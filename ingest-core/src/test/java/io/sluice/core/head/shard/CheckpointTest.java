@@ -8,7 +8,6 @@ import io.sluice.core.head.checkpoint.CheckpointReader;
 import io.sluice.core.head.checkpoint.RestoreReport;
 import io.sluice.core.head.chunkfiles.ChunkFileDescriptor;
 import io.sluice.core.head.stats.ShardStats.Counter;
-import io.sluice.core.head.stats.ShardStats;
 import io.sluice.wal.WalPosition;
 import java.io.IOException;
 import java.io.RandomAccessFile;

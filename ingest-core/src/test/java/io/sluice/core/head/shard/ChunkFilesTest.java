@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.head.read.SeriesSnapshot;
 import io.sluice.core.head.stats.ShardStats.Counter;
-import io.sluice.core.head.stats.ShardStats;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
