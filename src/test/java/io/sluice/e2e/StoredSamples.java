@@ -4,7 +4,7 @@ import io.sluice.core.head.Head;
 import io.sluice.core.head.HeadOptions;
 import io.sluice.core.head.read.HeadQuery;
 import io.sluice.core.head.read.SeriesSnapshot;
-import io.sluice.core.head.shard.StreamRegistry;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.index.Matcher;
 import io.sluice.core.memory.MemoryAccounting;
 import java.io.IOException;

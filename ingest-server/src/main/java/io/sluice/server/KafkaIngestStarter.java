@@ -41,20 +41,28 @@ public final class KafkaIngestStarter implements Ingest.Starter {
     /** The consumers' part of the configuration. */
     public static IngestConfig ingestConfig(SluiceConfig config) {
         KafkaSettings kafka = config.kafka();
-        return new IngestConfig(kafka.bootstrapServers(), kafka.groupId(), kafka.groupInstanceId(), kafka.consumerThreads(),
-                kafka.formatByTopic(), kafka.clientProperties(), kafka.deadLetterTopic(), config.decoderLimits(),
-                config.labelLimits(), kafka.commitIntervalMs(), kafka.pollTimeoutMs(), kafka.deadLetterSkippedLines(),
-                kafka.groupLagIntervalMs(),
-                kafka.groupProtocol(), kafka.sessionTimeoutMs());
+        return IngestConfig.builder(kafka.bootstrapServers(), kafka.groupId(), kafka.formatByTopic())
+                .groupInstanceId(kafka.groupInstanceId())
+                .consumerThreads(kafka.consumerThreads())
+                .kafkaProperties(kafka.clientProperties())
+                .deadLetterTopic(kafka.deadLetterTopic())
+                .limits(config.decoderLimits(), config.labelLimits())
+                .commitIntervalMs(kafka.commitIntervalMs())
+                .pollTimeoutMs(kafka.pollTimeoutMs())
+                .deadLetterSkippedLines(kafka.deadLetterSkippedLines())
+                .groupLagIntervalMs(kafka.groupLagIntervalMs())
+                .groupProtocol(kafka.groupProtocol())
+                .sessionTimeoutMs(kafka.sessionTimeoutMs())
+                .build();
     }
 
     /** Resolves {@code kafka.group-instance-id} as the class comment says. */
     static IngestConfig withMembership(IngestConfig config, Path dataDirectory) {
         String id = config.groupInstanceId();
         if (id == null) {
-            return config.withGroupInstanceId(KafkaIngest.staticMemberId(dataDirectory));
+            return config.toBuilder().groupInstanceId(KafkaIngest.staticMemberId(dataDirectory)).build();
         }
-        return id.equals(DYNAMIC_MEMBERSHIP) ? config.withGroupInstanceId(null) : config;
+        return id.equals(DYNAMIC_MEMBERSHIP) ? config.toBuilder().groupInstanceId(null).build() : config;
     }
 
     @Override

@@ -3,7 +3,7 @@ package io.sluice.server;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.core.head.Head;
 import io.sluice.core.head.replay.ReplayListener;
-import io.sluice.core.head.shard.StreamRegistry;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.config.SluiceConfig;
 import io.sluice.server.http.HealthRoutes;

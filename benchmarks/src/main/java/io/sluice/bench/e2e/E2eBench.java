@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.core.head.Head;
 import io.sluice.core.head.HeadOptions;
-import io.sluice.core.head.shard.StreamRegistry;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.format.PayloadFormat;
 import io.sluice.server.kafka.IngestConfig;
@@ -97,10 +97,12 @@ public final class E2eBench {
         E2eReport execute(Path json) throws IOException, InterruptedException {
             SeriesPopulation population = new SeriesPopulation(config.series());
             StreamRegistry streams = new StreamRegistry();
-            IngestConfig ingestConfig = IngestConfig.defaults(topic.bootstrapServers(), "sluice-e2e", Map.of(topic.name(), PayloadFormat.SLUICE))
-                    .withConsumerThreads(config.consumerThreads())
-                    .withKafkaProperties(Map.of("max.partition.fetch.bytes", Integer.toString(8 << 20),
-                            "fetch.max.bytes", Integer.toString(64 << 20)));
+            IngestConfig ingestConfig = IngestConfig.builder(topic.bootstrapServers(), "sluice-e2e",
+                            Map.of(topic.name(), PayloadFormat.SLUICE))
+                    .consumerThreads(config.consumerThreads())
+                    .kafkaProperties(Map.of("max.partition.fetch.bytes", Integer.toString(8 << 20),
+                            "fetch.max.bytes", Integer.toString(64 << 20)))
+                    .build();
             try (E2eProducer producer = new E2eProducer(topic.bootstrapServers(), topic.name(), population);
                  Head head = new Head(HeadOptions.defaults(work.resolve("data")).withShards(config.shards()), streams,
                          new MemoryAccounting())) {

@@ -1,7 +1,7 @@
 package io.sluice.bench.e2e;
 
 import io.sluice.core.head.Head;
-import io.sluice.core.head.shard.ShardStats;
+import io.sluice.core.head.stats.ShardStats;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.metrics.HeadTotals;
 import java.io.BufferedWriter;

@@ -2,7 +2,7 @@ package io.sluice.bench.head;
 
 import io.sluice.bench.AbstractBenchmark;
 import io.sluice.core.head.shard.ShardBatch;
-import io.sluice.core.head.shard.ShardStats;
+import io.sluice.core.head.stats.ShardStats;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;

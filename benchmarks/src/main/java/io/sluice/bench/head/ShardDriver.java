@@ -3,7 +3,7 @@ package io.sluice.bench.head;
 import io.sluice.core.head.shard.Shard;
 import io.sluice.core.head.shard.ShardBatch;
 import io.sluice.core.head.shard.ShardOptions;
-import io.sluice.core.head.shard.StreamRegistry;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
 import java.io.IOException;
 import java.io.UncheckedIOException;

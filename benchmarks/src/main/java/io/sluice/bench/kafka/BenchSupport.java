@@ -1,7 +1,7 @@
 package io.sluice.bench.kafka;
 
 import io.sluice.core.head.Head;
-import io.sluice.core.head.shard.ShardStats;
+import io.sluice.core.head.stats.ShardStats;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;

@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.core.head.Head;
 import io.sluice.core.head.HeadOptions;
-import io.sluice.core.head.shard.StreamRegistry;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.format.PayloadFormat;
 import io.sluice.server.kafka.IngestConfig;
@@ -90,8 +90,8 @@ public final class CommitWindowBench {
         });
 
         StreamRegistry streams = new StreamRegistry();
-        IngestConfig config = IngestConfig.defaults(kafka.bootstrapServers(), group, Map.of(topic, PayloadFormat.SLUICE))
-                .withCommitIntervalMs(commitIntervalMs).withGroupLagIntervalMs(0);
+        IngestConfig config = IngestConfig.builder(kafka.bootstrapServers(), group, Map.of(topic, PayloadFormat.SLUICE))
+                .commitIntervalMs(commitIntervalMs).groupLagIntervalMs(0).build();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try (Head head = new Head(HeadOptions.defaults(dataDir).withShards(shards), streams, new MemoryAccounting())) {
             head.start();

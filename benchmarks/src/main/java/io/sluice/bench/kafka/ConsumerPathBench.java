@@ -2,7 +2,7 @@ package io.sluice.bench.kafka;
 
 import io.sluice.core.head.Head;
 import io.sluice.core.head.HeadOptions;
-import io.sluice.core.head.shard.StreamRegistry;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.format.DecoderLimits;

@@ -3,7 +3,7 @@ package io.sluice.bench.kafka;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.core.head.Head;
 import io.sluice.core.head.HeadOptions;
-import io.sluice.core.head.shard.StreamRegistry;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.format.PayloadFormat;
 import io.sluice.server.kafka.IngestConfig;
@@ -75,10 +75,11 @@ public final class EndToEndBench {
                               int shards, long samples) throws IOException, InterruptedException {
         Map<TopicPartition, Long> end = endOffsets(kafka, topic, partitions);
         StreamRegistry streams = new StreamRegistry();
-        IngestConfig config = IngestConfig.defaults(kafka.bootstrapServers(), "e2e-" + format.configName(), Map.of(topic, format))
-                .withConsumerThreads(threads)
-                .withKafkaProperties(Map.of("max.partition.fetch.bytes", Integer.toString(8 << 20),
-                        "fetch.max.bytes", Integer.toString(64 << 20)));
+        IngestConfig config = IngestConfig.builder(kafka.bootstrapServers(), "e2e-" + format.configName(), Map.of(topic, format))
+                .consumerThreads(threads)
+                .kafkaProperties(Map.of("max.partition.fetch.bytes", Integer.toString(8 << 20),
+                        "fetch.max.bytes", Integer.toString(64 << 20)))
+                .build();
         try (Head head = new Head(HeadOptions.defaults(dataDir).withShards(shards), streams, new MemoryAccounting())) {
             head.start();
             int[] ids = new int[partitions];

@@ -7,7 +7,7 @@ import io.sluice.bench.AbstractBenchmark;
 import io.sluice.core.head.Head;
 import io.sluice.core.head.HeadOptions;
 import io.sluice.core.head.shard.ShardBatch;
-import io.sluice.core.head.shard.StreamRegistry;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.core.labels.LabelsBuilder;
 import io.sluice.core.memory.MemoryAccounting;

@@ -2,7 +2,7 @@ package io.sluice.bench.head;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.head.shard.ShardStats;
+import io.sluice.core.head.stats.ShardStats;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

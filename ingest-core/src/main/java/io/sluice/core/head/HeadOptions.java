@@ -4,6 +4,7 @@ import io.sluice.core.chunk.ChunkCutPolicy;
 import io.sluice.core.head.chunkfiles.ChunkFileDescriptor;
 import io.sluice.core.head.shard.ShardOptions;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 
 /**
  * Configuration of the head: how many shards, where their WALs live, and the per-shard options.
@@ -51,43 +52,38 @@ public record HeadOptions(Path dataDirectory, int shards, long walSegmentBytes, 
     }
 
     public HeadOptions withShards(int n) {
-        return new HeadOptions(dataDirectory, n, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
-                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, outOfOrderWindowMs);
+        return with(f -> f.shards = n);
     }
 
     public HeadOptions withWalSegmentBytes(long bytes) {
-        return new HeadOptions(dataDirectory, shards, bytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
-                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, outOfOrderWindowMs);
+        return with(f -> f.walSegmentBytes = bytes);
     }
 
     public HeadOptions withQueue(int batches, int bytesPerBatch) {
-        return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, batches, bytesPerBatch, maxSeriesPerShard,
-                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, outOfOrderWindowMs);
+        return with(f -> {
+            f.queueBatches = batches;
+            f.batchBytes = bytesPerBatch;
+        });
     }
 
     public HeadOptions withCheckpointIntervalMs(long intervalMs) {
-        return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
-                chunkRangeMs, intervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, outOfOrderWindowMs);
+        return with(f -> f.checkpointIntervalMs = intervalMs);
     }
 
     public HeadOptions withSeriesIdleTimeoutMs(long timeoutMs) {
-        return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
-                chunkRangeMs, checkpointIntervalMs, timeoutMs, chunkFileBytes, retentionMs, outOfOrderWindowMs);
+        return with(f -> f.seriesIdleTimeoutMs = timeoutMs);
     }
 
     public HeadOptions withChunkFileBytes(long bytes) {
-        return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
-                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, bytes, retentionMs, outOfOrderWindowMs);
+        return with(f -> f.chunkFileBytes = bytes);
     }
 
     public HeadOptions withRetentionMs(long ms) {
-        return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
-                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, ms, outOfOrderWindowMs);
+        return with(f -> f.retentionMs = ms);
     }
 
     public HeadOptions withOutOfOrderWindowMs(long ms) {
-        return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeriesPerShard,
-                chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, ms);
+        return with(f -> f.outOfOrderWindowMs = ms);
     }
 
     /** The directory of shard {@code index}. */
@@ -99,5 +95,51 @@ public record HeadOptions(Path dataDirectory, int shards, long walSegmentBytes, 
         return new ShardOptions(shardDirectory(index).resolve("wal"), walSegmentBytes, walSyncIntervalMs,
                 queueBatches, batchBytes, maxSeriesPerShard, chunkRangeMs, 4, checkpointIntervalMs, seriesIdleTimeoutMs,
                 chunkFileBytes, retentionMs, outOfOrderWindowMs);
+    }
+
+    /** This with the fields {@code change} sets: the one place the record is copied. */
+    private HeadOptions with(Consumer<Fields> change) {
+        Fields f = new Fields(this);
+        change.accept(f);
+        return f.build();
+    }
+
+    /** The components as mutable fields, for {@link #with}. */
+    private static final class Fields {
+        private Path dataDirectory;
+        private int shards;
+        private long walSegmentBytes;
+        private long walSyncIntervalMs;
+        private int queueBatches;
+        private int batchBytes;
+        private int maxSeriesPerShard;
+        private long chunkRangeMs;
+        private long checkpointIntervalMs;
+        private long seriesIdleTimeoutMs;
+        private long chunkFileBytes;
+        private long retentionMs;
+        private long outOfOrderWindowMs;
+
+        Fields(HeadOptions o) {
+            dataDirectory = o.dataDirectory;
+            shards = o.shards;
+            walSegmentBytes = o.walSegmentBytes;
+            walSyncIntervalMs = o.walSyncIntervalMs;
+            queueBatches = o.queueBatches;
+            batchBytes = o.batchBytes;
+            maxSeriesPerShard = o.maxSeriesPerShard;
+            chunkRangeMs = o.chunkRangeMs;
+            checkpointIntervalMs = o.checkpointIntervalMs;
+            seriesIdleTimeoutMs = o.seriesIdleTimeoutMs;
+            chunkFileBytes = o.chunkFileBytes;
+            retentionMs = o.retentionMs;
+            outOfOrderWindowMs = o.outOfOrderWindowMs;
+        }
+
+        HeadOptions build() {
+            return new HeadOptions(dataDirectory, shards, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes,
+                    maxSeriesPerShard, chunkRangeMs, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs,
+                    outOfOrderWindowMs);
+        }
     }
 }

@@ -4,7 +4,7 @@ import io.sluice.core.head.read.SeriesSnapshot;
 import io.sluice.core.head.shard.Shard;
 import io.sluice.core.head.shard.ShardBatch;
 import io.sluice.core.head.shard.ShardOptions;
-import io.sluice.core.head.shard.StreamRegistry;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
 import java.io.IOException;
 import java.nio.file.Files;

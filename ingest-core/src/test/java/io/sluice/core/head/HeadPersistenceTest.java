@@ -6,7 +6,7 @@ import io.sluice.core.head.read.HeadQuery;
 import io.sluice.core.head.read.SeriesSnapshot;
 import io.sluice.core.head.shard.Shard;
 import io.sluice.core.head.shard.ShardBatch;
-import io.sluice.core.head.shard.StreamRegistry;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.index.Matcher;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.core.labels.LabelsBuilder;
@@ -133,7 +133,7 @@ class HeadPersistenceTest {
             awaitDurable(head, stream, 199);
             assertThat(head.checkpoint(30_000)).isTrue();
             assertThat(head.discardedData()).as("not caught up yet").isTrue();
-            assertThat(head.shard(1).stats().get(io.sluice.core.head.shard.ShardStats.Counter.SAMPLES_ALREADY_APPLIED)).isPositive();
+            assertThat(head.shard(1).stats().get(io.sluice.core.head.stats.ShardStats.Counter.SAMPLES_ALREADY_APPLIED)).isPositive();
         }
         try (Head head = open(2, streams, accounting)) {
             assertThat(head.discardedData()).as("the refill survives a restart").isTrue();

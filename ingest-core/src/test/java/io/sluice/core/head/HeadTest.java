@@ -6,7 +6,7 @@ import io.sluice.core.head.read.HeadQuery;
 import io.sluice.core.head.read.SeriesSnapshot;
 import io.sluice.core.head.shard.Shard;
 import io.sluice.core.head.shard.ShardBatch;
-import io.sluice.core.head.shard.StreamRegistry;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.index.Matcher;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.core.labels.LabelsBuilder;

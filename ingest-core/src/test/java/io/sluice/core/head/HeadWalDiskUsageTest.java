@@ -2,7 +2,7 @@ package io.sluice.core.head;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.head.shard.StreamRegistry;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -130,72 +130,31 @@ public record IngestConfig(
 
     /** Defaults for everything but where to connect and what to consume. */
     public static IngestConfig defaults(String bootstrapServers, String groupId, Map<String, PayloadFormat> formatByTopic) {
-        return new IngestConfig(bootstrapServers, groupId, null, KafkaSettings.DEFAULT_CONSUMER_THREADS, formatByTopic, Map.of(),
-                null, DecoderLimits.DEFAULTS, LabelLimits.DEFAULT, KafkaSettings.DEFAULT_COMMIT_INTERVAL_MS,
-                KafkaSettings.DEFAULT_POLL_TIMEOUT_MS, false, KafkaSettings.DEFAULT_GROUP_LAG_INTERVAL_MS,
-                GroupProtocol.CLASSIC, KafkaSettings.DEFAULT_SESSION_TIMEOUT_MS);
+        return builder(bootstrapServers, groupId, formatByTopic).build();
     }
 
-    public IngestConfig withConsumerThreads(int n) {
-        return new IngestConfig(bootstrapServers, groupId, groupInstanceId, n, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs,
-                groupProtocol, sessionTimeoutMs);
+    /** A builder holding the defaults for everything but where to connect and what to consume. */
+    public static Builder builder(String bootstrapServers, String groupId, Map<String, PayloadFormat> formatByTopic) {
+        return new Builder(bootstrapServers, groupId, formatByTopic);
     }
 
-    public IngestConfig withGroupInstanceId(String id) {
-        return new IngestConfig(bootstrapServers, groupId, id, consumerThreads, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs,
-                groupProtocol, sessionTimeoutMs);
+    /** A builder holding this configuration, to derive a changed one: {@code config.toBuilder().consumerThreads(2).build()}. */
+    public Builder toBuilder() {
+        return new Builder(bootstrapServers, groupId, formatByTopic)
+                .groupInstanceId(groupInstanceId)
+                .consumerThreads(consumerThreads)
+                .kafkaProperties(kafkaProperties)
+                .deadLetterTopic(deadLetterTopic)
+                .limits(decoderLimits, labelLimits)
+                .commitIntervalMs(commitIntervalMs)
+                .pollTimeoutMs(pollTimeoutMs)
+                .deadLetterSkippedLines(deadLetterSkippedLines)
+                .groupLagIntervalMs(groupLagIntervalMs)
+                .groupProtocol(groupProtocol)
+                .sessionTimeoutMs(sessionTimeoutMs);
     }
 
-    public IngestConfig withKafkaProperties(Map<String, String> properties) {
-        return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, properties,
-                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs,
-                groupProtocol, sessionTimeoutMs);
-    }
-
-    public IngestConfig withDeadLetterTopic(String topic) {
-        return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
-                topic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs,
-                groupProtocol, sessionTimeoutMs);
-    }
-
-    public IngestConfig withDeadLetterSkippedLines(boolean copy) {
-        return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, copy, groupLagIntervalMs,
-                groupProtocol, sessionTimeoutMs);
-    }
-
-    public IngestConfig withLimits(DecoderLimits decoder, LabelLimits labels) {
-        return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoder, labels, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs,
-                groupProtocol, sessionTimeoutMs);
-    }
-
-    public IngestConfig withCommitIntervalMs(long ms) {
-        return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoderLimits, labelLimits, ms, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs,
-                groupProtocol, sessionTimeoutMs);
-    }
-
-    public IngestConfig withGroupLagIntervalMs(long ms) {
-        return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, ms,
-                groupProtocol, sessionTimeoutMs);
-    }
-
-    public IngestConfig withGroupProtocol(GroupProtocol protocol) {
-        return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs,
-                protocol, sessionTimeoutMs);
-    }
-
-    public IngestConfig withSessionTimeoutMs(long ms) {
-        return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
-                deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines, groupLagIntervalMs,
-                groupProtocol, ms);
-    }
-
+    /** The consumed topics. */
     /** The consumed topics. */
     public Set<String> topics() {
         return formatByTopic.keySet();
@@ -243,6 +202,99 @@ public record IngestConfig(
     private static void requireText(String field, String value) {
         if (value == null || value.isBlank()) {
             throw new IllegalArgumentException(field + " is missing");
+        }
+    }
+
+    /**
+     * Collects the fields of an {@link IngestConfig}, starting from the defaults of {@link KafkaSettings};
+     * {@link #build} checks them all, as the constructor does.
+     */
+    public static final class Builder {
+        private final String bootstrapServers;
+        private final String groupId;
+        private final Map<String, PayloadFormat> formatByTopic;
+        private String groupInstanceId;
+        private int consumerThreads = KafkaSettings.DEFAULT_CONSUMER_THREADS;
+        private Map<String, String> kafkaProperties = Map.of();
+        private String deadLetterTopic;
+        private DecoderLimits decoderLimits = DecoderLimits.DEFAULTS;
+        private LabelLimits labelLimits = LabelLimits.DEFAULT;
+        private long commitIntervalMs = KafkaSettings.DEFAULT_COMMIT_INTERVAL_MS;
+        private long pollTimeoutMs = KafkaSettings.DEFAULT_POLL_TIMEOUT_MS;
+        private boolean deadLetterSkippedLines;
+        private long groupLagIntervalMs = KafkaSettings.DEFAULT_GROUP_LAG_INTERVAL_MS;
+        private GroupProtocol groupProtocol = GroupProtocol.CLASSIC;
+        private long sessionTimeoutMs = KafkaSettings.DEFAULT_SESSION_TIMEOUT_MS;
+
+        private Builder(String bootstrapServers, String groupId, Map<String, PayloadFormat> formatByTopic) {
+            this.bootstrapServers = bootstrapServers;
+            this.groupId = groupId;
+            this.formatByTopic = formatByTopic;
+        }
+
+        /** Static membership; null = dynamic. */
+        public Builder groupInstanceId(String id) {
+            this.groupInstanceId = id;
+            return this;
+        }
+
+        public Builder consumerThreads(int n) {
+            this.consumerThreads = n;
+            return this;
+        }
+
+        public Builder kafkaProperties(Map<String, String> properties) {
+            this.kafkaProperties = properties;
+            return this;
+        }
+
+        /** Null = no dead-letter topic. */
+        public Builder deadLetterTopic(String topic) {
+            this.deadLetterTopic = topic;
+            return this;
+        }
+
+        public Builder limits(DecoderLimits decoder, LabelLimits labels) {
+            this.decoderLimits = decoder;
+            this.labelLimits = labels;
+            return this;
+        }
+
+        public Builder commitIntervalMs(long ms) {
+            this.commitIntervalMs = ms;
+            return this;
+        }
+
+        public Builder pollTimeoutMs(long ms) {
+            this.pollTimeoutMs = ms;
+            return this;
+        }
+
+        public Builder deadLetterSkippedLines(boolean copy) {
+            this.deadLetterSkippedLines = copy;
+            return this;
+        }
+
+        public Builder groupLagIntervalMs(long ms) {
+            this.groupLagIntervalMs = ms;
+            return this;
+        }
+
+        public Builder groupProtocol(GroupProtocol protocol) {
+            this.groupProtocol = protocol;
+            return this;
+        }
+
+        public Builder sessionTimeoutMs(long ms) {
+            this.sessionTimeoutMs = ms;
+            return this;
+        }
+
+        /** The configuration; an {@link IllegalArgumentException} with a one-line message if a field is refused. */
+        public IngestConfig build() {
+            return new IngestConfig(bootstrapServers, groupId, groupInstanceId, consumerThreads, formatByTopic, kafkaProperties,
+                    deadLetterTopic, decoderLimits, labelLimits, commitIntervalMs, pollTimeoutMs, deadLetterSkippedLines,
+                    groupLagIntervalMs, groupProtocol, sessionTimeoutMs);
         }
     }
 }

@@ -11,7 +11,7 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * The partitions one consumer thread owns and how far each has been handled (routed or rejected):
  * the watermarks it hands to every shard and waits for before committing. Indexed both by
- * partition and by dense stream id ({@link io.sluice.core.head.shard.StreamRegistry}). Owned by one
+ * partition and by dense stream id ({@link io.sluice.core.head.stream.StreamRegistry}). Owned by one
  * consumer thread.
  */
 final class PartitionBook {

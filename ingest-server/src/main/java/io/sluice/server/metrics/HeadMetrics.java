@@ -9,7 +9,7 @@ import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.sluice.core.head.Head;
 import io.sluice.core.head.shard.Shard;
-import io.sluice.core.head.shard.ShardStats;
+import io.sluice.core.head.stats.ShardStats;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.core.memory.MemoryTag;
 import io.sluice.wal.Wal;

@@ -1,7 +1,7 @@
 package io.sluice.server.metrics;
 
 import io.sluice.core.head.Head;
-import io.sluice.core.head.shard.ShardStats;
+import io.sluice.core.head.stats.ShardStats;
 import io.sluice.wal.Wal;
 
 /** Sums over shards, for progress lines and logs (Prometheus users sum the per-shard series). Any thread. */

@@ -1,7 +1,7 @@
 package io.sluice.server.metrics;
 
 import io.sluice.core.head.Head;
-import io.sluice.core.head.shard.ShardStats;
+import io.sluice.core.head.stats.ShardStats;
 import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;

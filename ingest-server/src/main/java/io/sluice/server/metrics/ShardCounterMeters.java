@@ -1,7 +1,7 @@
 package io.sluice.server.metrics;
 
 import io.micrometer.core.instrument.Tags;
-import io.sluice.core.head.shard.ShardStats.Counter;
+import io.sluice.core.head.stats.ShardStats.Counter;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Set;

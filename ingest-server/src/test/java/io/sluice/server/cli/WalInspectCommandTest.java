@@ -3,7 +3,7 @@ package io.sluice.server.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.head.Head;
-import io.sluice.core.head.shard.StreamRegistry;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.TestHeads;
 import io.sluice.wal.WalReader;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnknownFieldSet;
 import io.airlift.compress.v3.snappy.SnappyJavaCompressor;
-import io.sluice.core.head.shard.ShardStats;
+import io.sluice.core.head.stats.ShardStats;
 import io.sluice.core.labels.LabelsStatus;
 import io.sluice.server.format.otlp.pb.OtlpMetrics;
 import io.sluice.server.format.remotewrite.RemoteWriteEncoder;

@@ -2,7 +2,7 @@ package io.sluice.server.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.head.shard.ShardStats.Counter;
+import io.sluice.core.head.stats.ShardStats.Counter;
 import io.sluice.server.format.PayloadFormat;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -2,10 +2,8 @@ package io.sluice.server.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.server.StderrCapture;
 import io.sluice.server.format.PayloadFormat;
-import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,10 +32,7 @@ class DeadLetterEdgesTest {
 
     @Test
     void aFailedCopyIsLoggedOnceAsNotCopied() {
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        PrintStream original = System.err;
-        System.setErr(new PrintStream(new Tee(original, captured), true, StandardCharsets.UTF_8));
-        try (TestTopics topics = new TestTopics()) {
+        try (StderrCapture captured = new StderrCapture(); TestTopics topics = new TestTopics()) {
             String topic = topics.create("dlq-fail", 1);
             String deadLetters = topics.create("dlq-fail-dlq", 1);
             // Over the producer's max.request.size below: the copy fails; a different reason from the
@@ -46,14 +41,16 @@ class DeadLetterEdgesTest {
             long bigOffset = topics.sendAndWait(topic, 0, big);
             long smallOffset = topics.sendAndWait(topic, 0, "{\"value\":\"1\"}".getBytes(StandardCharsets.UTF_8)); // bad_schema
             String group = SharedKafka.unique("dlq-fail");
-            IngestConfig config = TestTopics.config(group, Map.of(topic, PayloadFormat.JSON)).withDeadLetterTopic(deadLetters)
-                    .withKafkaProperties(Map.of("max.request.size", "4096"));
+            IngestConfig config = TestTopics.config(group, Map.of(topic, PayloadFormat.JSON)).toBuilder()
+                    .deadLetterTopic(deadLetters)
+                    .kafkaProperties(Map.of("max.request.size", "4096"))
+                    .build();
             try (IngestInstance sluice = new IngestInstance(dir, IngestInstance.headOptions(dir), config)) {
                 topics.awaitCommittedToEnd(group, topic, 1);
                 assertThat(sluice.counter("sluice.dead.letter.failures")).isEqualTo(1.0);
                 assertThat(sluice.counter("sluice.dead.lettered")).isEqualTo(1.0);
             }
-            String log = captured.toString(StandardCharsets.UTF_8);
+            String log = captured.text();
             String bigRecord = Pattern.quote(topic + "-0@" + bigOffset);
             assertThat(log).containsPattern("WARN .*rejected record " + bigRecord + " \\(8001 bytes, reason bad_json\\): .*"
                     + "; NOT copied to dead-letter topic " + Pattern.quote(deadLetters) + ": .*max.request.size");
@@ -62,8 +59,6 @@ class DeadLetterEdgesTest {
             assertThat(log).containsPattern("WARN .*rejected record " + Pattern.quote(topic + "-0@" + smallOffset)
                     + " .*reason bad_schema\\): .*; copied to dead-letter topic " + Pattern.quote(deadLetters));
             assertThat(log.lines().filter(l -> l.contains(topic + "-0@" + smallOffset)).count()).isEqualTo(1);
-        } finally {
-            System.setErr(original);
         }
     }
 
@@ -79,8 +74,10 @@ class DeadLetterEdgesTest {
             topics.sendAndWait(topic, 0, ("dlq_lines v=0 " + (T_NS - 1_000_000) + "\n").getBytes(StandardCharsets.UTF_8));
             long badOffset = topics.sendAndWait(topic, 0, withBadLines);
             String group = SharedKafka.unique("dlq-lines");
-            IngestConfig config = TestTopics.config(group, Map.of(topic, PayloadFormat.INFLUX)).withDeadLetterTopic(deadLetters)
-                    .withDeadLetterSkippedLines(true);
+            IngestConfig config = TestTopics.config(group, Map.of(topic, PayloadFormat.INFLUX)).toBuilder()
+                    .deadLetterTopic(deadLetters)
+                    .deadLetterSkippedLines(true)
+                    .build();
             try (IngestInstance sluice = new IngestInstance(dir, IngestInstance.headOptions(dir), config)) {
                 topics.awaitCommittedToEnd(group, topic, 1);
                 assertThat(StoredSamples.of(sluice.head).size()).as("the good lines are stored").isEqualTo(3);
@@ -116,28 +113,5 @@ class DeadLetterEdgesTest {
     private static String header(ConsumerRecord<byte[], byte[]> r, String name) {
         Header h = r.headers().lastHeader(name);
         return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
-    }
-
-    /** Writes to the original stream and to the capture. */
-    private static final class Tee extends OutputStream {
-        private final PrintStream original;
-        private final ByteArrayOutputStream capture;
-
-        Tee(PrintStream original, ByteArrayOutputStream capture) {
-            this.original = original;
-            this.capture = capture;
-        }
-
-        @Override
-        public void write(int c) {
-            original.write(c);
-            capture.write(c);
-        }
-
-        @Override
-        public void write(byte[] buf, int off, int len) {
-            original.write(buf, off, len);
-            capture.write(buf, off, len);
-        }
     }
 }

@@ -2,7 +2,7 @@ package io.sluice.server.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.head.shard.ShardStats.Counter;
+import io.sluice.core.head.stats.ShardStats.Counter;
 import io.sluice.server.format.PayloadFormat;
 import java.nio.file.Path;
 import java.util.Map;
@@ -34,7 +34,7 @@ class ExactlyOnceTest {
             }
             topics.flush();
 
-            IngestConfig config = TestTopics.config(group, Map.of(topic, format)).withConsumerThreads(2);
+            IngestConfig config = TestTopics.config(group, Map.of(topic, format)).toBuilder().consumerThreads(2).build();
             try (IngestInstance sluice = new IngestInstance(dir, IngestInstance.headOptions(dir), config)) {
                 topics.awaitCommittedToEnd(group, topic, PARTITIONS);
 

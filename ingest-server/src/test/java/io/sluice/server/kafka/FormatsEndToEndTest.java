@@ -2,7 +2,7 @@ package io.sluice.server.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.head.shard.ShardStats;
+import io.sluice.core.head.stats.ShardStats;
 import io.sluice.server.format.EncodedSeries;
 import io.sluice.server.format.PayloadFormat;
 import io.sluice.server.format.remotewrite.RemoteWriteV2Encoder;

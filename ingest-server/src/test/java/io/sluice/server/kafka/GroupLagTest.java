@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Gauge;
 import io.sluice.core.head.Head;
-import io.sluice.core.head.shard.StreamRegistry;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.format.PayloadFormat;
 import java.nio.file.Path;
@@ -41,9 +41,10 @@ class GroupLagTest {
 
     /** The configuration of every member: a short session timeout and a group-lag check every second. */
     static IngestConfig config(String bootstrapServers, String group, String topic, String sessionTimeoutMs) {
-        return IngestConfig.defaults(bootstrapServers, group, Map.of(topic, PayloadFormat.SLUICE))
-                .withSessionTimeoutMs(Long.parseLong(sessionTimeoutMs))
-                .withGroupLagIntervalMs(1_000);
+        return IngestConfig.builder(bootstrapServers, group, Map.of(topic, PayloadFormat.SLUICE))
+                .sessionTimeoutMs(Long.parseLong(sessionTimeoutMs))
+                .groupLagIntervalMs(1_000)
+                .build();
     }
 
     @Test

@@ -2,10 +2,8 @@ package io.sluice.server.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.server.StderrCapture;
 import io.sluice.server.format.PayloadFormat;
-import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
@@ -24,11 +22,8 @@ class InfluxSkippedLineLogTest {
 
     @Test
     void aSkippedLineIsLoggedWithItsRecordLineAndReason() throws Exception {
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        PrintStream original = System.err;
         // slf4j-simple writes to whatever System.err is at the time of each line
-        System.setErr(new PrintStream(new Tee(original, captured), true, StandardCharsets.UTF_8));
-        try (TestTopics topics = new TestTopics()) {
+        try (StderrCapture captured = new StderrCapture(); TestTopics topics = new TestTopics()) {
             String topic = topics.create("influx-log", 1);
             long t = 1_763_800_000_000L * 1_000_000;
             long offset = topics.sendAndWait(topic, 0, ("skip_log v=1 " + t + "\n"
@@ -41,33 +36,8 @@ class InfluxSkippedLineLogTest {
                 assertThat(StoredSamples.of(sluice.head).size()).as("the record's good lines").isEqualTo(2);
                 assertThat(sluice.scrape()).contains("sluice_decode_skipped_total{format=\"influx\",reason=\"line_syntax\"} 1.0");
             }
-            assertThat(captured.toString(StandardCharsets.UTF_8)).containsPattern("WARN .*skipped a line of record "
+            assertThat(captured.text()).containsPattern("WARN .*skipped a line of record "
                     + Pattern.quote(topic + "-0@" + offset) + " \\(influx\\), kept the rest: line 2 \\(byte \\d+\\): syntax: ");
-        } finally {
-            System.setErr(original);
-        }
-    }
-
-    /** Writes to the original stream and to the capture. */
-    private static final class Tee extends OutputStream {
-        private final PrintStream original;
-        private final ByteArrayOutputStream capture;
-
-        Tee(PrintStream original, ByteArrayOutputStream capture) {
-            this.original = original;
-            this.capture = capture;
-        }
-
-        @Override
-        public void write(int c) {
-            original.write(c);
-            capture.write(c);
-        }
-
-        @Override
-        public void write(byte[] buf, int off, int len) {
-            original.write(buf, off, len);
-            capture.write(buf, off, len);
         }
     }
 }

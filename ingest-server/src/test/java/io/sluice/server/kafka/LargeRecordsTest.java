@@ -2,7 +2,7 @@ package io.sluice.server.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.head.shard.ShardStats;
+import io.sluice.core.head.stats.ShardStats;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.format.EncodedSeries;
@@ -80,9 +80,10 @@ class LargeRecordsTest {
         String group = SharedKafka.unique("large");
         IngestConfig config = TestTopics.config(group, Map.of(influx, PayloadFormat.INFLUX, otlp, PayloadFormat.OTLP,
                         json, PayloadFormat.JSON))
-                .withDeadLetterTopic(deadLetters)
-                .withKafkaProperties(Map.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(MAX_MESSAGE_BYTES)))
-                .withLimits(new DecoderLimits(RECORD_LIMIT_BYTES, DecoderLimits.DEFAULT_MAX_UNCOMPRESSED_BYTES), LabelLimits.DEFAULT);
+                .toBuilder().deadLetterTopic(deadLetters)
+                .kafkaProperties(Map.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(MAX_MESSAGE_BYTES)))
+                .limits(new DecoderLimits(RECORD_LIMIT_BYTES, DecoderLimits.DEFAULT_MAX_UNCOMPRESSED_BYTES), LabelLimits.DEFAULT)
+                .build();
         try (TestTopics topics = new TestTopics();
                 IngestInstance sluice = new IngestInstance(dir, IngestInstance.headOptions(dir), config)) {
             for (String topic : List.of(influx, otlp, json)) {

@@ -62,8 +62,9 @@ class MalformedRecordsTest {
 
             IngestConfig config = TestTopics.config(group, Map.of(nativeTopic, PayloadFormat.SLUICE,
                             rwTopic, PayloadFormat.PROMETHEUS_REMOTE_WRITE))
-                    .withDeadLetterTopic(deadLetters)
-                    .withLimits(new DecoderLimits(MAX_RECORD_BYTES, DecoderLimits.DEFAULT_MAX_UNCOMPRESSED_BYTES), LabelLimits.DEFAULT);
+                    .toBuilder().deadLetterTopic(deadLetters)
+                    .limits(new DecoderLimits(MAX_RECORD_BYTES, DecoderLimits.DEFAULT_MAX_UNCOMPRESSED_BYTES), LabelLimits.DEFAULT)
+                    .build();
             try (IngestInstance sluice = new IngestInstance(dir, IngestInstance.headOptions(dir), config)) {
                 topics.awaitCommittedToEnd(group, nativeTopic, 2);
                 topics.awaitCommittedToEnd(group, rwTopic, 1);

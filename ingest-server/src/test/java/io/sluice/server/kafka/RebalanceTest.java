@@ -2,7 +2,7 @@ package io.sluice.server.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.head.shard.ShardStats.Counter;
+import io.sluice.core.head.stats.ShardStats.Counter;
 import io.sluice.server.config.KafkaSettings.GroupProtocol;
 import io.sluice.server.format.PayloadFormat;
 import java.nio.file.Path;
@@ -10,9 +10,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two instances in one group (two heads, separate data directories); one leaves mid-stream and
@@ -38,7 +38,7 @@ class RebalanceTest {
                     RestartTest.records(payloads, 80), RestartTest.records(payloads, 120));
             int total = payloads.produced().size();
             IngestConfig config = TestTopics.config(group, Map.of(topic, PayloadFormat.PROMETHEUS_REMOTE_WRITE))
-                    .withGroupProtocol(protocol);
+                    .toBuilder().groupProtocol(protocol).build();
             Path dirA = dir.resolve("a");
             Path dirB = dir.resolve("b");
 

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.head.Head;
 import io.sluice.core.head.HeadOptions;
-import io.sluice.core.head.shard.ShardStats;
-import io.sluice.core.head.shard.StreamRegistry;
+import io.sluice.core.head.stats.ShardStats;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.format.DecoderLimits;

@@ -99,7 +99,7 @@ final class TestTopics implements AutoCloseable {
     }
 
     static IngestConfig config(String group, Map<String, io.sluice.server.format.PayloadFormat> formats) {
-        return IngestConfig.defaults(SharedKafka.broker().bootstrapServers(), group, formats).withCommitIntervalMs(100);
+        return IngestConfig.builder(SharedKafka.broker().bootstrapServers(), group, formats).commitIntervalMs(100).build();
     }
 
 

@@ -2,7 +2,7 @@ package io.sluice.server.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.head.shard.ShardStats.Counter;
+import io.sluice.core.head.stats.ShardStats.Counter;
 import io.sluice.server.format.PayloadFormat;
 import java.nio.file.Path;
 import java.util.Map;
@@ -27,7 +27,7 @@ class UnkeyedPartitionsTest {
             String group = SharedKafka.unique("unkeyed");
             TestPayloads payloads = new TestPayloads(PayloadFormat.PROMETHEUS_REMOTE_WRITE, 40, PARTITIONS, 77);
             IngestConfig config = TestTopics.config(group, Map.of(topic, PayloadFormat.PROMETHEUS_REMOTE_WRITE))
-                    .withConsumerThreads(2);
+                    .toBuilder().consumerThreads(2).build();
             for (int r = 0; r < 80; r++) {
                 topics.send(topic, r % PARTITIONS, payloads.unkeyedRecord(10, 2));
             }

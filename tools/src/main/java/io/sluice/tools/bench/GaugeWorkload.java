@@ -1,9 +1,6 @@
 package io.sluice.tools.bench;
 
-import io.sluice.core.labels.LabelLimits;
 import io.sluice.core.labels.LabelsBuilder;
-import io.sluice.core.labels.LabelsStatus;
-import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -17,7 +14,7 @@ import java.util.SplittableRandom;
  * so {@link #value} must be called for scrapes 0, 1, 2, ... of a series in order. Labels and hashes
  * are built once; {@link #value} allocates nothing. Single-threaded.
  */
-public final class GaugeWorkload implements RoundWorkload {
+public final class GaugeWorkload extends LabelledWorkload {
     /** 15 s, as the harness. */
     public static final long SCRAPE_INTERVAL_MS = 15_000;
     /** The harness' t0 (2024-01-01T00:00:00Z). */
@@ -28,8 +25,6 @@ public final class GaugeWorkload implements RoundWorkload {
     private static final String[] REGIONS = {"eu-west-1", "us-east-1", "ap-south-1", "us-west-2"};
     private static final String[] TEAMS = {"storage", "compute", "network", "platform", "data"};
 
-    private final byte[][] labels;
-    private final long[] hashes;
     private final double[] bases;
     private final double[] phases;
     private final SplittableRandom[] noise;
@@ -38,19 +33,11 @@ public final class GaugeWorkload implements RoundWorkload {
         if (series < 1) {
             throw new IllegalArgumentException("series must be at least 1, was " + series);
         }
-        labels = new byte[series][];
-        hashes = new long[series];
+        super(series, GaugeWorkload::addLabels);
         bases = new double[series];
         phases = new double[series];
         noise = new SplittableRandom[series];
-        LabelsBuilder builder = new LabelsBuilder(LabelLimits.DEFAULT);
         for (int i = 0; i < series; i++) {
-            addLabels(builder.reset(), i);
-            if (builder.build() != LabelsStatus.OK) {
-                throw new IllegalStateException("series " + i + " has invalid labels");
-            }
-            labels[i] = Arrays.copyOf(builder.bytes(), builder.length());
-            hashes[i] = builder.hash();
             noise[i] = new SplittableRandom(i + 1L);
             bases[i] = 20 + i % 70;
             phases[i] = noise[i].nextDouble() * 2 * Math.PI;
@@ -70,32 +57,6 @@ public final class GaugeWorkload implements RoundWorkload {
                 .add("region", REGIONS[host % 4])
                 .add("cluster", String.format("k8s-%02d", host % 25))
                 .add("team", TEAMS[host % 5]);
-    }
-
-    @Override
-    public int seriesCount() {
-        return labels.length;
-    }
-
-    /** Canonical label bytes of series {@code i} (shared, do not modify). */
-    @Override
-    public byte[] labels(int i) {
-        return labels[i];
-    }
-
-    /** The longest canonical label encoding of any series. */
-    @Override
-    public int maxLabelsLength() {
-        int max = 0;
-        for (byte[] l : labels) {
-            max = Math.max(max, l.length);
-        }
-        return max;
-    }
-
-    @Override
-    public long hash(int i) {
-        return hashes[i];
     }
 
     public static long timestampMs(long scrape) {

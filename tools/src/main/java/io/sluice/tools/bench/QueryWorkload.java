@@ -1,11 +1,7 @@
 package io.sluice.tools.bench;
 
-import io.sluice.core.labels.LabelLimits;
-import io.sluice.core.labels.LabelsBuilder;
-import io.sluice.core.labels.LabelsStatus;
 import java.io.IOException;
 import java.io.Writer;
-import java.util.Arrays;
 
 /**
  * The data of the PromQL query benchmark (benchmarks/query-vs-prometheus.sh), written both into a Sluice head
@@ -25,7 +21,7 @@ import java.util.Arrays;
  * 0, 1, 2, ... of each series in order (round by round, or series by series, as {@link #writeOpenMetrics} does);
  * use a fresh instance for each pass. Single-threaded.
  */
-public final class QueryWorkload implements RoundWorkload {
+public final class QueryWorkload extends LabelledWorkload {
     public static final long SCRAPE_INTERVAL_MS = 15_000;
     /** 2024-01-01T00:00:00Z, the start of a 2 h block of Prometheus' TSDB. */
     public static final long START_MS = 1_704_067_200_000L;
@@ -37,9 +33,7 @@ public final class QueryWorkload implements RoundWorkload {
 
     private final int counters;
     private final int buckets;
-    private final byte[][] labels;
     private final String[] text; // the series' OpenMetrics name and labels
-    private final long[] hashes;
     private final long[] totals;
     private final long[] nextRound;
 
@@ -47,36 +41,32 @@ public final class QueryWorkload implements RoundWorkload {
         if (n < 20 || n > 2_000_000) {
             throw new IllegalArgumentException("series must be 20..2,000,000, was " + n);
         }
-        counters = n / 2;
-        buckets = (n - counters) / BUCKETS * BUCKETS;
+        int counters = n / 2;
+        int buckets = (n - counters) / BUCKETS * BUCKETS;
         int total = counters + buckets + JOBS;
-        labels = new byte[total][];
-        text = new String[total];
-        hashes = new long[total];
-        totals = new long[total];
-        nextRound = new long[total];
-        LabelsBuilder b = new LabelsBuilder(LabelLimits.DEFAULT);
-        for (int s = 0; s < total; s++) {
-            String[] pairs = pairs(s);
-            b.reset();
-            StringBuilder t = new StringBuilder(pairs[1]).append('{');
+        super(total, (b, s) -> {
+            String[] pairs = pairs(s, counters, buckets);
             for (int p = 0; p < pairs.length; p += 2) {
                 b.add(pairs[p], pairs[p + 1]);
-                if (p > 0) {
-                    t.append(p > 2 ? "," : "").append(pairs[p]).append("=\"").append(pairs[p + 1]).append('"');
-                }
             }
-            if (b.build() != LabelsStatus.OK) {
-                throw new IllegalStateException("series " + s + " has invalid labels");
+        });
+        this.counters = counters;
+        this.buckets = buckets;
+        text = new String[total];
+        totals = new long[total];
+        nextRound = new long[total];
+        for (int s = 0; s < total; s++) {
+            String[] pairs = pairs(s, counters, buckets);
+            StringBuilder t = new StringBuilder(pairs[1]).append('{');
+            for (int p = 2; p < pairs.length; p += 2) {
+                t.append(p > 2 ? "," : "").append(pairs[p]).append("=\"").append(pairs[p + 1]).append('"');
             }
-            labels[s] = Arrays.copyOf(b.bytes(), b.length());
-            hashes[s] = b.hash();
             text[s] = t.append('}').toString();
         }
     }
 
-    /** Name/value pairs of series {@code s}, {@code __name__} first. */
-    private String[] pairs(int s) {
+    /** Name/value pairs of series {@code s}, {@code __name__} first, with {@code counters} counters and {@code buckets} buckets. */
+    private static String[] pairs(int s, int counters, int buckets) {
         if (s < counters) {
             return new String[] {"__name__", "x", "job", "job-" + s % JOBS, "instance", "i-" + s,
                     "env", ENVS[s % 3], "zone", ZONES[s % 4]};
@@ -88,30 +78,6 @@ public final class QueryWorkload implements RoundWorkload {
         }
         int k = s - counters - buckets;
         return new String[] {"__name__", "info", "job", "job-" + k, "team", "team-" + k % 4};
-    }
-
-    @Override
-    public int seriesCount() {
-        return labels.length;
-    }
-
-    @Override
-    public byte[] labels(int i) {
-        return labels[i];
-    }
-
-    @Override
-    public long hash(int i) {
-        return hashes[i];
-    }
-
-    @Override
-    public int maxLabelsLength() {
-        int max = 0;
-        for (byte[] l : labels) {
-            max = Math.max(max, l.length);
-        }
-        return max;
     }
 
     @Override
@@ -163,7 +129,7 @@ public final class QueryWorkload implements RoundWorkload {
      */
     public void writeOpenMetrics(Writer out, long rounds) throws IOException {
         StringBuilder line = new StringBuilder(256);
-        for (int s = 0; s < labels.length; s++) {
+        for (int s = 0; s < seriesCount(); s++) {
             for (long r = 0; r < rounds; r++) {
                 double v = value(s, r);
                 long ms = scrapeTimeMs(r);

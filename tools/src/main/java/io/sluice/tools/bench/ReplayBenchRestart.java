@@ -2,8 +2,8 @@ package io.sluice.tools.bench;
 
 import io.sluice.core.head.Head;
 import io.sluice.core.head.HeadOptions;
-import io.sluice.core.head.shard.ShardStats;
-import io.sluice.core.head.shard.StreamRegistry;
+import io.sluice.core.head.stats.ShardStats;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.metrics.HeadTotals;
 import java.io.IOException;

@@ -16,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -67,7 +66,7 @@ final class BenchQueryDataCommand implements Callable<Integer> {
             context.error("bench query-data: --series must be at least 20, --minutes and --instances at least 1");
             return ExitCodes.CONFIG;
         }
-        if (!isEmptyOrAbsent(dir)) {
+        if (!BenchCommand.isEmptyOrAbsent(dir)) {
             context.error("bench query-data: " + dir + " is not empty (delete it first)");
             return ExitCodes.CONFIG;
         }
@@ -102,17 +101,6 @@ final class BenchQueryDataCommand implements Callable<Integer> {
         } catch (IOException | UncheckedIOException e) {
             context.error("bench query-data: " + e.getMessage());
             return ExitCodes.FAILURE;
-        }
-    }
-
-    private static boolean isEmptyOrAbsent(Path dir) {
-        if (!Files.exists(dir)) {
-            return true;
-        }
-        try (Stream<Path> children = Files.list(dir)) {
-            return children.findAny().isEmpty();
-        } catch (IOException e) {
-            return false;
         }
     }
 }

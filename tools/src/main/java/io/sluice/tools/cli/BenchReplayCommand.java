@@ -18,7 +18,6 @@ import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -136,7 +135,7 @@ final class BenchReplayCommand implements Callable<Integer> {
         if (!inProcess && !mode.replayOnly && samples < series) {
             throw new IllegalArgumentException("--samples must be at least --series (" + series + "), not " + samples);
         }
-        if (!inProcess && !mode.replayOnly && !isEmptyOrAbsent(dir)) {
+        if (!inProcess && !mode.replayOnly && !BenchCommand.isEmptyOrAbsent(dir)) {
             throw new IllegalArgumentException(dir + " is not empty: the benchmark writes a fresh WAL (delete it, or use --replay-only)");
         }
         if ((inProcess || mode.replayOnly) && !Files.isDirectory(dir)) {
@@ -177,17 +176,6 @@ final class BenchReplayCommand implements Callable<Integer> {
             }
         }
         return false;
-    }
-
-    private static boolean isEmptyOrAbsent(Path dir) {
-        if (!Files.exists(dir)) {
-            return true;
-        }
-        try (Stream<Path> children = Files.list(dir)) {
-            return children.findAny().isEmpty();
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     private ReplayBenchWriter.Result write(HeadOptions options, PrintWriter out) throws IOException {

@@ -3,7 +3,7 @@ package io.sluice.tools.cli;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.core.head.Head;
-import io.sluice.core.head.shard.ShardStats;
+import io.sluice.core.head.stats.ShardStats;
 import io.sluice.server.metrics.HeadTotals;
 import java.util.Collection;
 import java.util.Locale;

@@ -1,15 +1,14 @@
 package io.sluice.core.head.checkpoint;
 
+import io.sluice.core.chunk.XorIterator;
 import io.sluice.core.head.chunkfiles.ChunkFileDescriptor;
 import io.sluice.core.head.chunkfiles.ChunkFileSet;
 import io.sluice.core.head.chunkfiles.ChunkFiles;
 import io.sluice.core.head.chunkfiles.PersistFiles;
-import io.sluice.core.chunk.XorIterator;
 import io.sluice.core.head.series.OutOfOrderStore;
 import io.sluice.core.head.series.SeriesStore;
-import io.sluice.core.head.shard.ShardOptions;
-import io.sluice.core.head.shard.ShardStats;
-import io.sluice.core.head.shard.StreamRegistry;
+import io.sluice.core.head.stats.ShardStats;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.wal.Wal;
 import io.sluice.wal.WalPosition;
 import java.io.IOException;
@@ -50,7 +49,6 @@ public final class Checkpoints {
     private static final System.Logger LOG = System.getLogger(Checkpoints.class.getName());
 
     private final CheckpointTarget shard;
-    private final ShardOptions options;
     private final SeriesStore store;
     private final ShardStats stats;
     private final StreamRegistry streams;
@@ -66,14 +64,14 @@ public final class Checkpoints {
     private int previousLowestFile = Integer.MAX_VALUE;
     private int examinedSeriesIds;         // the examined checkpoint header's next series id
 
-    public Checkpoints(CheckpointTarget shard, ShardOptions options, SeriesStore store, ChunkFiles chunkFiles, ShardStats stats,
+    /** Checkpoints of the shard whose files are in {@code shardDirectory}. */
+    public Checkpoints(CheckpointTarget shard, Path shardDirectory, SeriesStore store, ChunkFiles chunkFiles, ShardStats stats,
                        StreamRegistry streams) {
         this.shard = shard;
-        this.options = options;
         this.store = store;
         this.stats = stats;
         this.streams = streams;
-        this.shardDirectory = options.shardDirectory();
+        this.shardDirectory = shardDirectory;
         this.chunkFiles = chunkFiles;
         this.codec = new CheckpointSeriesCodec(store);
         this.refillMarker = shardDirectory.resolve(REFILL_MARKER);

@@ -1,6 +1,6 @@
 package io.sluice.core.head.chunkfiles;
 
-import io.sluice.core.head.shard.ShardStats;
+import io.sluice.core.head.stats.ShardStats;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package io.sluice.core.head.series;
 
-import io.sluice.core.head.shard.ShardStats;
+import io.sluice.core.head.stats.ShardStats;
 
 /**
  * A shard's retention and idle-series work at a checkpoint, measured in sample time against the

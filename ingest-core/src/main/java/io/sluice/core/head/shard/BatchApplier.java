@@ -8,6 +8,7 @@ import io.sluice.core.head.series.LabelArena;
 import io.sluice.core.head.series.SeriesRegistry;
 import io.sluice.core.head.series.SeriesStore;
 import io.sluice.core.head.series.ShardIndex;
+import io.sluice.core.head.stats.ShardStats;
 import io.sluice.wal.Wal;
 import java.io.IOException;
 import java.util.Arrays;

@@ -15,6 +15,8 @@ import io.sluice.core.head.series.SeriesDescriptor;
 import io.sluice.core.head.series.SeriesRegistry;
 import io.sluice.core.head.series.SeriesStore;
 import io.sluice.core.head.series.ShardIndex;
+import io.sluice.core.head.stats.ShardStats;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.wal.Wal;
 import io.sluice.wal.WalOpenReport;
@@ -175,7 +177,7 @@ public final class Shard implements AutoCloseable {
     public WalOpenReport start() throws IOException {
         chunkFiles = new ChunkFiles(index, options.shardDirectory().resolve("chunks"), options.chunkFileBytes(), store.mappings(),
                 store::chunksFlushed, stats);
-        checkpoints = new Checkpoints(target, options, store, chunkFiles, stats, streams);
+        checkpoints = new Checkpoints(target, options.shardDirectory(), store, chunkFiles, stats, streams);
         WalOpening opening = new WalOpening(index, options);
         wal = opening.open(checkpoints.newestPosition());
         RestoreReport report = checkpoints.restore(wal, opening);

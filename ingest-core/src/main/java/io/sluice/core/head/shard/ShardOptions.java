@@ -3,6 +3,7 @@ package io.sluice.core.head.shard;
 import io.sluice.core.chunk.ChunkCutPolicy;
 import io.sluice.core.head.chunkfiles.ChunkFileDescriptor;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 
 /**
  * Configuration of one shard.
@@ -87,48 +88,88 @@ public record ShardOptions(Path walDirectory, long walSegmentBytes, long walSync
     }
 
     public ShardOptions withWalSegmentBytes(long bytes) {
-        return new ShardOptions(walDirectory, bytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeries, chunkRangeMs,
-                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, outOfOrderWindowMs);
+        return with(f -> f.walSegmentBytes = bytes);
     }
 
     public ShardOptions withMaxSeries(int series) {
-        return new ShardOptions(walDirectory, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, series, chunkRangeMs,
-                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, outOfOrderWindowMs);
+        return with(f -> f.maxSeries = series);
     }
 
     public ShardOptions withQueue(int batches, int bytesPerBatch) {
-        return new ShardOptions(walDirectory, walSegmentBytes, walSyncIntervalMs, batches, bytesPerBatch, maxSeries, chunkRangeMs,
-                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, outOfOrderWindowMs);
+        return with(f -> {
+            f.queueBatches = batches;
+            f.batchBytes = bytesPerBatch;
+        });
     }
 
     public ShardOptions withWalSyncIntervalMs(long ms) {
-        return new ShardOptions(walDirectory, walSegmentBytes, ms, queueBatches, batchBytes, maxSeries, chunkRangeMs,
-                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, outOfOrderWindowMs);
+        return with(f -> f.walSyncIntervalMs = ms);
     }
 
     /** Checkpoint every {@code intervalMs} and on close (0: only on close and on request). */
     public ShardOptions withCheckpointIntervalMs(long intervalMs) {
-        return new ShardOptions(walDirectory, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeries, chunkRangeMs,
-                maxBatchesPerWork, intervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, outOfOrderWindowMs);
+        return with(f -> f.checkpointIntervalMs = intervalMs);
     }
 
     public ShardOptions withSeriesIdleTimeoutMs(long timeoutMs) {
-        return new ShardOptions(walDirectory, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeries, chunkRangeMs,
-                maxBatchesPerWork, checkpointIntervalMs, timeoutMs, chunkFileBytes, retentionMs, outOfOrderWindowMs);
+        return with(f -> f.seriesIdleTimeoutMs = timeoutMs);
     }
 
     public ShardOptions withChunkFileBytes(long bytes) {
-        return new ShardOptions(walDirectory, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeries, chunkRangeMs,
-                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, bytes, retentionMs, outOfOrderWindowMs);
+        return with(f -> f.chunkFileBytes = bytes);
     }
 
     public ShardOptions withRetentionMs(long ms) {
-        return new ShardOptions(walDirectory, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeries, chunkRangeMs,
-                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, ms, outOfOrderWindowMs);
+        return with(f -> f.retentionMs = ms);
     }
 
     public ShardOptions withOutOfOrderWindowMs(long ms) {
-        return new ShardOptions(walDirectory, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeries, chunkRangeMs,
-                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs, ms);
+        return with(f -> f.outOfOrderWindowMs = ms);
+    }
+
+    /** This with the fields {@code change} sets: the one place the record is copied. */
+    private ShardOptions with(Consumer<Fields> change) {
+        Fields f = new Fields(this);
+        change.accept(f);
+        return f.build();
+    }
+
+    /** The components as mutable fields, for {@link #with}. */
+    private static final class Fields {
+        private Path walDirectory;
+        private long walSegmentBytes;
+        private long walSyncIntervalMs;
+        private int queueBatches;
+        private int batchBytes;
+        private int maxSeries;
+        private long chunkRangeMs;
+        private int maxBatchesPerWork;
+        private long checkpointIntervalMs;
+        private long seriesIdleTimeoutMs;
+        private long chunkFileBytes;
+        private long retentionMs;
+        private long outOfOrderWindowMs;
+
+        Fields(ShardOptions o) {
+            walDirectory = o.walDirectory;
+            walSegmentBytes = o.walSegmentBytes;
+            walSyncIntervalMs = o.walSyncIntervalMs;
+            queueBatches = o.queueBatches;
+            batchBytes = o.batchBytes;
+            maxSeries = o.maxSeries;
+            chunkRangeMs = o.chunkRangeMs;
+            maxBatchesPerWork = o.maxBatchesPerWork;
+            checkpointIntervalMs = o.checkpointIntervalMs;
+            seriesIdleTimeoutMs = o.seriesIdleTimeoutMs;
+            chunkFileBytes = o.chunkFileBytes;
+            retentionMs = o.retentionMs;
+            outOfOrderWindowMs = o.outOfOrderWindowMs;
+        }
+
+        ShardOptions build() {
+            return new ShardOptions(walDirectory, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeries,
+                    chunkRangeMs, maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs,
+                    outOfOrderWindowMs);
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.sluice.core.head.shard;
 
 import io.sluice.core.head.records.HeadRecordType;
 import io.sluice.core.head.records.OffsetsRecord;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.wal.Wal;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;

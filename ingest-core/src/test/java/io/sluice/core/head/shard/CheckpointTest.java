@@ -7,7 +7,7 @@ import io.sluice.core.head.checkpoint.CheckpointDescriptor;
 import io.sluice.core.head.checkpoint.CheckpointReader;
 import io.sluice.core.head.checkpoint.RestoreReport;
 import io.sluice.core.head.chunkfiles.ChunkFileDescriptor;
-import io.sluice.core.head.shard.ShardStats.Counter;
+import io.sluice.core.head.stats.ShardStats.Counter;
 import io.sluice.wal.WalPosition;
 import java.io.IOException;
 import java.io.RandomAccessFile;

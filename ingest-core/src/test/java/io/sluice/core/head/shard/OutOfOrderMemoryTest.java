@@ -2,7 +2,7 @@ package io.sluice.core.head.shard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.core.head.shard.ShardStats.Counter;
+import io.sluice.core.head.stats.ShardStats.Counter;
 import io.sluice.core.labels.LabelsView;
 import java.io.IOException;
 import java.nio.file.Path;

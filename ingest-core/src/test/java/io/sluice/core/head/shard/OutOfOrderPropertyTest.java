@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.chunk.XorIterator;
 import io.sluice.core.head.read.SeriesSnapshot;
-import io.sluice.core.head.shard.ShardStats.Counter;
+import io.sluice.core.head.stats.ShardStats.Counter;
 import io.sluice.core.labels.LabelsView;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;

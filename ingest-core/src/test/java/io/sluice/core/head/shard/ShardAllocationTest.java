@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.management.ThreadMXBean;
 import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.stats.ShardStats;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;

@@ -3,6 +3,7 @@ package io.sluice.core.head.shard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.stats.ShardStats;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,7 @@
 package io.sluice.core.head.shard;
 
 import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.core.labels.LabelsBuilder;
 import io.sluice.core.labels.LabelsStatus;

@@ -1,4 +1,4 @@
-package io.sluice.core.head.shard;
+package io.sluice.core.head.stats;
 
 import java.util.concurrent.atomic.AtomicLongArray;
 

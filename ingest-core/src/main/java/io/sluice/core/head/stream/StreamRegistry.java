@@ -1,4 +1,4 @@
-package io.sluice.core.head.shard;
+package io.sluice.core.head.stream;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
