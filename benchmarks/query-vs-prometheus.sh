@@ -20,7 +20,8 @@
 #
 # --only: some of the queries by name (sum_rate, hist_quantile, topk, group_left, regex_count).
 # Defaults: 10000 series, 10 runs after 20 warm-up runs (the JIT compiles the query path meanwhile), D=/tmp/sluice-query-bench (deleted at the end unless
-# --keep). SERVER_HEAP (2g) is Sluice's -Xmx. Prometheus v0.314.0 (`prometheus`, `promtool`) comes from
+# --keep). Sluice runs through ./sluice, with the JVM flags users get (docs/design/memory.md); SERVER_HEAP, when
+# set, adds -Xmx (default: the launcher's, 40 % of the machine). Prometheus v0.314.0 (`prometheus`, `promtool`) comes from
 # PROMETHEUS_DIR (default ~/.cache/sluice/prometheus-v0.314.0), built there from the Go module
 # benchmarks/anchors/prometheus when missing (Go 1.26; the Go module proxy; a few minutes the first time).
 # Output: the table on stdout; every figure in benchmarks/results/<date>-query-vs-prometheus-<N>series.json;
@@ -42,10 +43,10 @@ while [ $# -gt 0 ]; do
     --keep) keep=1; shift ;;
     --thanos) thanos=1; flame=0; shift ;;
     --thanos-engine) thanos_engine="$2"; shift 2 ;;
-    *) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
-heap="${SERVER_HEAP:-2g}"
+heap_opts="${SERVER_HEAP:+-Xmx$SERVER_HEAP}"
 shards="$(nproc)"
 promdir="${PROMETHEUS_DIR:-$HOME/.cache/sluice/prometheus-v0.314.0}"
 jar="$root/tools/target/sluice.jar"
@@ -102,7 +103,7 @@ bootstrap="$(sed -n 's/^bootstrap-servers: //p' "$dir/logs/broker.log")"
 ready() { curl -sf -o /dev/null "http://127.0.0.1:$1/-/ready"; }
 if [ "$thanos" = 0 ]; then
   sluice_port="$(free_port)"
-  "$JAVA" "${JVM_FLAGS[@]}" -XX:PerMethodRecompilationCutoff=4000 -Xmx"$heap" -jar "$jar" serve \
+  JAVA_OPTS="$heap_opts" "$root/sluice" serve \
     --data.dir="$dir/sluice" --head.shards="$shards" --http.host=127.0.0.1 --http.port="$sluice_port" \
     --kafka.bootstrap-servers="$bootstrap" --kafka.topics=metrics=sluice --kafka.group-id=query-bench \
     > "$dir/logs/sluice.log" 2>&1 &
@@ -118,7 +119,7 @@ else
   instance_pids=() endpoints=()
   for k in 0 1 2; do
     http_port="$(free_port)" grpc_port="$(free_port)"
-    "$JAVA" "${JVM_FLAGS[@]}" -XX:PerMethodRecompilationCutoff=4000 -Xmx"${SERVER_HEAP:-1g}" -jar "$jar" serve \
+    JAVA_OPTS="$heap_opts" "$root/sluice" serve \
       --data.dir="$dir/sluice/instance-$k" --head.shards="$shards" --http.host=127.0.0.1 --http.port="$http_port" \
       --kafka.bootstrap-servers="$bootstrap" --kafka.topics=metrics=sluice --kafka.group-id=query-bench \
       --store.grpc.host=127.0.0.1 --store.grpc.port="$grpc_port" --store.external-labels="sluice_instance=$k" \

@@ -5,8 +5,10 @@ Sluice serving the same data. For each query (instant at END, then a range START
   2. WARMUP runs on each server, not timed;
   3. RUNS timed runs, alternating Prometheus and Sluice; wall time is from sending the request to the last
      byte of the answer (the body is read, not parsed); the server's CPU time is utime+stime of its process
-     (/proc/PID/stat, all threads) summed over the timed runs; memory is VmHWM and VmRSS of the process
-     (/proc/PID/status) after the query's runs (the high-water mark cannot be reset: read its growth).
+     (/proc/PID/stat, all threads) summed over the timed runs; memory is the process' peak RSS over this query's
+     requests (its VmHWM, /proc/PID/status, reset before the query's first request by writing 5 to
+     /proc/PID/clear_refs, Linux >= 4.0) and its VmRSS after them. Where the reset is refused, VmHWM is the
+     process' peak since it started (read its growth), and the output says so.
 Prints one table row per query and writes all figures as JSON (--json).
 
   query_vs_prometheus.py --prom URL:PID --sluice URL:PID[,PID...] --start S --end E --step 15 [--runs 10] [--warmup 3]
@@ -53,6 +55,17 @@ def memory_mb(pids):
                 if key in ("VmHWM", "VmRSS"):
                     out[key] += int(rest.split()[0]) / 1024
     return out
+
+
+def reset_hwm(pids):
+    """Resets the processes' VmHWM to their current RSS; False where Linux refuses (then it is the peak since start)."""
+    try:
+        for pid in pids:
+            with open(f"/proc/{pid}/clear_refs", "w") as f:
+                f.write("5")
+        return True
+    except OSError:
+        return False
 
 
 def url_of(base, kind, query, args):
@@ -137,13 +150,16 @@ def main():
     baseline = {n: memory_mb(pid) for n, (_, pid) in servers.items()}
     for n, m in baseline.items():
         print(f"{args.sluice_name if n == 'sluice' else n}: before the queries VmRSS {m['VmRSS']:.0f} MB, VmHWM {m['VmHWM']:.0f} MB")
-    rows, ok = [], True
+    rows, ok, per_query_hwm = [], True, True
     for qname, query in QUERIES:
         if only and qname not in only:
             continue
         for kind in ("instant", "range"):
             label = f"{qname} {kind}"
             urls = {n: url_of(b, kind, query, args) for n, (b, _) in servers.items()}
+            rss_before = {n: memory_mb(pids)["VmRSS"] for n, (_, pids) in servers.items()}
+            for _, pids in servers.values():
+                per_query_hwm = reset_hwm(pids) and per_query_hwm
             answers = {n: fetch(u)[1] for n, u in urls.items()}
             try:
                 diff = compare(answers["prometheus"], answers["sluice"])
@@ -177,11 +193,14 @@ def main():
                 row[n] = {"wall_median_s": statistics.median(walls[n]), "wall_min_s": min(walls[n]),
                           "cpu_per_query_s": cpu[n] / args.runs,
                           "cpu_per_query_s_by_pid": {str(p): c / args.runs for p, c in zip(pid, per_process[n])},
-                          **memory_mb(pid)}
+                          "VmRSS_before": rss_before[n], **memory_mb(pid)}
             rows.append(row)
     print()
     print(f"{args.runs} runs each after {args.warmup} warm-up, alternating; wall = median ms, CPU = server CPU ms per query "
-          f"(/proc utime+stime); HWM = VmHWM MB after the query's runs; speed-up = Prometheus wall / Sluice wall"
+          f"(/proc utime+stime); HWM = "
+          + ("peak RSS MB over the query's requests (VmHWM reset before them)" if per_query_hwm
+             else "VmHWM MB after the query's runs (not resettable here: the peak since start)")
+          + "; speed-up = Prometheus wall / Sluice wall"
           + (f"; the Sluice side is {args.sluice_name} (CPU and HWM summed over its processes)" if args.sluice_name != "sluice" else ""))
     head = f"{'query':34} {'kind':7} {'prom wall':>9} {'prom CPU':>8} {'sluice wall':>11} {'sluice CPU':>10} " \
            f"{'speed-up':>8} {'CPU ratio':>9} {'prom HWM':>8} {'sluice HWM':>10}"
@@ -200,7 +219,7 @@ def main():
             print(f"{r['name']:34} {r['kind']:7} " + " ".join(f"{c * 1e3:8.0f}" for c in by_pid))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"sluice_side": args.sluice_name, "baseline": baseline, "runs": args.runs, "warmup": args.warmup, "start": args.start, "end": args.end,
+            json.dump({"sluice_side": args.sluice_name, "baseline": baseline, "per_query_hwm": per_query_hwm, "runs": args.runs, "warmup": args.warmup, "start": args.start, "end": args.end,
                        "step": args.step, "rows": rows}, f, indent=1)
     # The query Sluice is slowest on next to Prometheus (the lowest speed-up): the flame graph's subject.
     slowest = min(rows, key=lambda r: r["prometheus"]["wall_median_s"] / r["sluice"]["wall_median_s"])

@@ -6,11 +6,13 @@
 #
 # The flags: the project's (root pom sluice.jvm.flags, ./sluice: silence the native-access and Unsafe
 # warnings); the heap follows the container's memory limit at 40 % (series, chunks and the WAL mappings are off-heap and need
-# the rest); G1 always (below 2 CPUs or 1792 MB the JVM would pick the serial collector, whose
+# the rest; it starts at 16 MB); G1 always (below 2 CPUs or 1792 MB the JVM would pick the serial collector, whose
 # single-threaded full-heap pauses stall every shard and consumer); an OutOfMemoryError exits (the
 # orchestrator restarts; the WALs replay); PerMethodRecompilationCutoff=4000 keeps C2 from compiling
 # traps that deoptimize on every hit without recompiling (2x-CPU restarts: docs/design/jit.md;
-# an AOT cache is usable with or without it). More JVM flags: JAVA_TOOL_OPTIONS.
+# an AOT cache is usable with or without it); memory as ./sluice has it (docs/design/memory.md): the heap
+# grows from 16 MB with need, the JVM returns freed malloc memory every 10 s, and glibc keeps 2 malloc
+# arenas. More JVM flags: JAVA_TOOL_OPTIONS.
 #
 # AOT cache (JDK 25, JEP 483/514/515): /opt/sluice/sluice.aot holds the classes loaded and linked and
 # the method profiles of a training run; starting from it saves about a second of CPU at every start.
@@ -24,7 +26,9 @@ set -euo pipefail
 jar=/opt/sluice/sluice.jar
 cache=/opt/sluice/sluice.aot
 flags=(--enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
-       -XX:MaxRAMPercentage=40 -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError -XX:PerMethodRecompilationCutoff=4000)
+       -XX:MaxRAMPercentage=40 -Xms16m -XX:+UseG1GC -XX:TrimNativeHeapInterval=10000
+       -XX:+ExitOnOutOfMemoryError -XX:PerMethodRecompilationCutoff=4000)
+export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 if [ -n "${AOT_CACHE_OUTPUT:-}" ]; then
   # -Xlog:aot=error: the training run warns of every class it cannot store (picocli's, ~40 lines).
   flags+=("-XX:AOTCacheOutput=$AOT_CACHE_OUTPUT" -Xlog:aot=error)
