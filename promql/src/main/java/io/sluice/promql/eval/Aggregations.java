@@ -4,6 +4,7 @@ import io.sluice.promql.ast.AggregateOp;
 import io.sluice.promql.ast.Expr;
 import io.sluice.promql.eval.kernels.Quantiles;
 import io.sluice.promql.labels.Labels;
+import io.sluice.promql.labels.LabelsHash;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -337,6 +338,7 @@ final class Aggregations {
             }
             int si = seriesLabels.size();
             boolean selectedAny = false;
+            double offset = op == AggregateOp.LIMIT_RATIO ? LabelsHash.sampleOffset(r.labels) : 0;
             grp.series++;
             for (int i = 0; i < n; i++) {
                 double f = r.v[i];
@@ -346,7 +348,7 @@ final class Aggregations {
                 long k = (long) param[i];
                 switch (op) {
                     case LIMIT_RATIO -> {
-                        if (param[i] != 0 && ratioSelected(r.labels, Math.max(-1, Math.min(1, param[i])))) {
+                        if (param[i] != 0 && ratioSelected(offset, Math.max(-1, Math.min(1, param[i])))) {
                             grp.push(i, si, f, Long.MAX_VALUE, true);
                             selectedAny = true;
                         }
@@ -559,11 +561,8 @@ final class Aggregations {
         }
     }
 
-    /** limit_ratio's deterministic per-series choice: a hash of the labels in [0, 1) against the ratio. */
-    static boolean ratioSelected(Labels l, double ratio) {
-        long h = l.hashCode() * 0x9E3779B97F4A7C15L;
-        h ^= (h >>> 31);
-        double offset = (h >>> 11) * 0x1.0p-53;
+    /** limit_ratio's per-series choice, as Prometheus': the series' hash offset in [0, 1] against the ratio. */
+    private static boolean ratioSelected(double offset, double ratio) {
         return ratio >= 0 ? offset < ratio : offset >= 1 + ratio;
     }
 }
