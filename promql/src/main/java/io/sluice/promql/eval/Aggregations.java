@@ -282,6 +282,8 @@ final class Aggregations {
         AggregateOp op = a.op();
         int n = g.n();
         double[] param = ev.evalScalar(a.param(), g);
+        // Prometheus evaluates the input before it looks at the parameter: the input's errors come first.
+        RowSource src = ev.evalVector(a.expr(), g);
         double mx = Double.NEGATIVE_INFINITY;
         double mn = Double.POSITIVE_INFINITY;
         boolean nan = false;
@@ -293,11 +295,12 @@ final class Aggregations {
             }
         }
         if (op == AggregateOp.LIMIT_RATIO) {
+            if (!nan && mx == 0 && mn == 0) {
+                return drained(ev, src);
+            }
+            drainIf(nan, ev, src);
             if (nan) {
                 throw Evaluator.execError("Ratio value is NaN");
-            }
-            if (mx == 0 && mn == 0) {
-                return new Evaluator.VecVal(() -> null);
             }
             if (mx > 1) {
                 ev.warn("PromQL warning: ratio value should be between -1 and 1, got " + FloatOps.formatG(mx) + ", capping to 1", a.param());
@@ -306,11 +309,12 @@ final class Aggregations {
                 ev.warn("PromQL warning: ratio value should be between -1 and 1, got " + FloatOps.formatG(mn) + ", capping to -1", a.param());
             }
         } else {
+            if (!nan && mx < 1) {
+                return drained(ev, src);
+            }
+            drainIf(nan || mn <= -9.223372036854775808e18 || mx >= 9.223372036854775808e18, ev, src);
             if (nan) {
                 throw Evaluator.execError("Parameter value is NaN");
-            }
-            if (mx < 1) {
-                return new Evaluator.VecVal(() -> null);
             }
             if (mn <= -9.223372036854775808e18) {
                 throw Evaluator.execError("Scalar value " + FloatOps.formatG(mn) + " underflows int64");
@@ -321,7 +325,6 @@ final class Aggregations {
         }
         // Streams the input: per group and step, the selected series so far (a bounded heap for
         // topk/bottomk), never the whole input.
-        RowSource src = ev.evalVector(a.expr(), g);
         Map<Object, KGroup> groups = new HashMap<>();
         List<KGroup> order = new ArrayList<>();
         List<Labels> seriesLabels = new ArrayList<>();
@@ -558,6 +561,18 @@ final class Aggregations {
             int t = idx[a];
             idx[a] = idx[b];
             idx[b] = t;
+        }
+    }
+
+    /** An empty answer, once the input is evaluated to its end (its errors are the answer's). */
+    private static Evaluator.Val drained(Evaluator ev, RowSource src) {
+        drainIf(true, ev, src);
+        return new Evaluator.VecVal(() -> null);
+    }
+
+    private static void drainIf(boolean drain, Evaluator ev, RowSource src) {
+        while (drain && src.next() != null) {
+            ev.check();
         }
     }
 

@@ -146,9 +146,9 @@ public final class Evaluator {
     /**
      * {@code e}'s rows for a consumer that reads only the labels {@code names} of them (sorted,
      * distinct; e.g. an aggregation {@code by} those labels): where {@code e} is a selector, or a
-     * one-argument range function of a matrix selector (which passes labels through and reads only the
-     * metric name), its series may carry only those labels (and the name for the function), so the store
-     * converts no others. Any other expression is evaluated as by {@link #evalVector}.
+     * one-argument range function of a matrix selector of one metric name (which passes labels through and
+     * reads only the name; of several names, series could clash once it drops them), its series may carry
+     * only those labels (and the name for the function), so the store converts no others. Any other expression is evaluated as by {@link #evalVector}.
      */
     RowSource evalVectorReading(Expr e, Grid g, List<String> names) {
         Expr inner = Functions.unparen(e);
@@ -156,7 +156,8 @@ public final class Evaluator {
         if (inner instanceof Expr.VectorSelector) {
             keep = names;
         } else if (inner instanceof Expr.Call c && c.args().size() == 1 && RangeFunctions.isRangeFunction(c.function())
-                && !c.function().equals("absent_over_time") && Functions.unparen(c.args().get(0)) instanceof Expr.MatrixSelector) {
+                && !c.function().equals("absent_over_time") && Functions.unparen(c.args().get(0)) instanceof Expr.MatrixSelector ms
+                && (ms.selector().name() != null || delayedNameRemoval)) {
             java.util.TreeSet<String> withName = new java.util.TreeSet<>(names);
             withName.add(Labels.METRIC_NAME);
             keep = List.copyOf(withName);
