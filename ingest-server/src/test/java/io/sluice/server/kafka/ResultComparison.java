@@ -61,14 +61,6 @@ final class ResultComparison {
             // heap's); the kept values at every step are the same.
             return null;
         }
-        if (!os.keySet().equals(ts.keySet()) && withoutName(os).equals(withoutName(ts))) {
-            // Documented difference: Sluice's engine follows Prometheus' delayed name removal (as Prometheus'
-            // own test engine runs), so a filtering comparison keeps the left side's __name__ where a function
-            // below it removed it (rate(x[5m]) > 2 / y); a Prometheus server without that feature drops it.
-            // Compared without names (the values still must agree).
-            os = rekeyWithoutName(os);
-            ts = rekeyWithoutName(ts);
-        }
         if (!os.keySet().equals(ts.keySet())) {
             List<String> extra = new ArrayList<>(os.keySet());
             extra.removeAll(ts.keySet());
@@ -93,28 +85,6 @@ final class ResultComparison {
             }
         }
         return null;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> rekeyWithoutName(Map<String, Object> series) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (Object s : series.values()) {
-            Map<String, Object> metric = new TreeMap<>((Map<String, Object>) ((Map<String, Object>) s).get("metric"));
-            metric.remove("__name__");
-            out.put(metric.toString(), s);
-        }
-        return out;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static java.util.Set<String> withoutName(Map<String, Object> series) {
-        java.util.Set<String> out = new java.util.TreeSet<>();
-        for (Object s : series.values()) {
-            Map<String, Object> metric = new TreeMap<>((Map<String, Object>) ((Map<String, Object>) s).get("metric"));
-            metric.remove("__name__");
-            out.add(metric.toString());
-        }
-        return out;
     }
 
     /** The same "timestamp value" points (sorted by timestamp, then value), values within the tolerance. */

@@ -15,6 +15,28 @@ class JsonBufferTest {
                 .isEqualTo("\"ü \\u2028\"");
     }
 
+    /**
+     * Label names and values as Prometheus' label-set encoder writes them (seen from v0.314.0's API:
+     * {@code {"metric":{"a":"<&>"}}}, U+2028 unescaped too): only quotes, backslashes and control characters escaped.
+     */
+    @Test
+    void labelStringsEscapeNoHtmlCharacters() {
+        assertThat(new String(new JsonBuffer(1).labelString("a\"b\\c<d>&\n\t\u0001 ü \u2028\u2029").toByteArray(), StandardCharsets.UTF_8))
+                .isEqualTo("\"a\\\"b\\\\c<d>&\\n\\t\\u0001 ü \u2028\u2029\"");
+        SplittableRandom random = new SplittableRandom(4);
+        String alphabet = "ab\"\\<>&\n\t\u0001\u001f ü✓\u2028\u2029";
+        for (int t = 0; t < 2_000; t++) {
+            StringBuilder s = new StringBuilder();
+            for (int i = random.nextInt(40); i > 0; i--) {
+                s.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            String html = new String(new JsonBuffer(1 + random.nextInt(8)).string(s.toString()).toByteArray(), StandardCharsets.UTF_8);
+            String label = new String(new JsonBuffer(1 + random.nextInt(8)).labelString(s.toString()).toByteArray(), StandardCharsets.UTF_8);
+            assertThat(label).as(s.toString()).isEqualTo(html.replace("\\u003c", "<").replace("\\u003e", ">")
+                    .replace("\\u0026", "&").replace("\\u2028", "\u2028").replace("\\u2029", "\u2029"));
+        }
+    }
+
     /** Timestamps as Prometheus writes them, the same when repeated (from the cache) in any order and with colliding slots. */
     @Test
     void timestampsRepeatedOrNot() {

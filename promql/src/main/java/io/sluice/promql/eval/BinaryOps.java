@@ -410,7 +410,7 @@ final class BinaryOps {
         }
         Labels.Builder b = many.labels.toBuilder();
         if (changesSchema(op)) {
-            b.delete(Labels.METRIC_NAME);
+            b.delete(Labels.METRIC_NAME).delete(Labels.METRIC_TYPE).delete(Labels.METRIC_UNIT);
         }
         if (vm.card() == Expr.Cardinality.ONE_TO_ONE) {
             if (vm.on()) {

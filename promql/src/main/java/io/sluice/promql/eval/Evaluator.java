@@ -216,7 +216,7 @@ public final class Evaluator {
                 List<Row> rows = materialize(vv.src());
                 for (Row row : rows) {
                     if (row.dropName) {
-                        row.labels = row.labels.withoutMetricName();
+                        row.labels = row.labels.withoutMetadata();
                         row.dropName = false;
                     }
                 }
@@ -573,7 +573,7 @@ public final class Evaluator {
             }
             if (hi > lo) {
                 addSamples(hi - lo);
-                Labels l = w.dropName ? w.labels.withoutMetricName() : w.labels;
+                Labels l = w.dropName ? w.labels.withoutMetadata() : w.labels;
                 out.add(new QueryResult.Series(l, Arrays.copyOfRange(w.ts, lo, hi), Arrays.copyOfRange(w.vs, lo, hi), hi - lo));
             }
         }
