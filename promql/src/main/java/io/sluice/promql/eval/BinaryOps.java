@@ -261,6 +261,10 @@ final class BinaryOps {
     private static List<Row> vectorVector(Evaluator ev, BinaryOp op, RowSource many, List<Row> one,
                                           Expr.VectorMatching vm, boolean bool, int n) {
         if (one.isEmpty()) {
+            // Nothing matches, but the other side is evaluated all the same (its errors are the answer's).
+            for (Row m = many.next(); m != null; m = many.next()) {
+                ev.check();
+            }
             return List.of();
         }
         boolean oneToMany = vm.card() == Expr.Cardinality.ONE_TO_MANY;

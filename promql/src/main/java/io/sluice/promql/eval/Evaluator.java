@@ -45,7 +45,7 @@ public final class Evaluator {
     }
 
     private final Queryable queryable;
-    private final long lookback;
+    final long lookback; // read by AtTimestamp
     private final QueryLimits limits;
     private final long queryStart;
     private final long queryEnd;

@@ -92,7 +92,7 @@ final class Functions {
                 }
                 RowSource src;
                 if (a instanceof Expr.VectorSelector vs) {
-                    src = ev.selectVector(vs, g, true);
+                    src = vs.atKind() == Expr.AtKind.NONE ? ev.selectVector(vs, g, true) : AtTimestamp.select(ev, vs, g);
                     return map(src, (r, i, v) -> v, true);
                 }
                 src = ev.evalVector(a, g);
