@@ -100,4 +100,30 @@ class NameRemovalTest {
             }
         }
     }
+
+    /**
+     * {@code __type__} and {@code __unit__} go with the name (Prometheus drops them with
+     * {@code DropReserved(schema.IsMetadataLabel)} wherever it drops the name), so series of one metric that
+     * differ only in them clash once it is dropped at once.
+     */
+    @Test
+    void typeAndUnitLabelsGoWithTheName() {
+        MemoryQueryable db = new MemoryQueryable();
+        for (int t = 0; t <= 600; t += 15) {
+            long ts = T0 + t * 1000L;
+            db.add(Labels.of("__name__", "t", "__type__", "counter", "__unit__", "req", "a", "1"), ts, t);
+            db.add(Labels.of("__name__", "t", "__type__", "gauge", "a", "1"), ts, 2.0 * t);
+            db.add(Labels.of("__name__", "u", "__type__", "gauge", "a", "1"), ts, 3.0 * t);
+        }
+        for (Engine e : List.of(IMMEDIATE, DELAYED)) {
+            assertThat(e.instant(db, "-t{__unit__=\"req\"}", END, 0, QueryLimits.NONE).series().getFirst().labels())
+                    .isEqualTo(Labels.of("a", "1"));
+            assertThat(e.instant(db, "u * 2", END, 0, QueryLimits.NONE).series().getFirst().labels()).isEqualTo(Labels.of("a", "1"));
+            assertThat(e.instant(db, "t{__unit__=\"req\"}", END, 0, QueryLimits.NONE).series().getFirst().labels())
+                    .isEqualTo(Labels.of("__name__", "t", "__type__", "counter", "__unit__", "req", "a", "1"));
+        }
+        for (String q : List.of("rate(t[5m])", "-t", "abs(t)")) {
+            assertThatThrownBy(() -> IMMEDIATE.instant(db, q, END, 0, QueryLimits.NONE)).as(q).hasMessage(CLASH);
+        }
+    }
 }

@@ -46,7 +46,7 @@ final class ExportRoute implements Route {
         List<Matcher[]> sets = QueryRequests.matchers(params, true);
         long startMs = QueryRequests.time(params, "start", QueryRequests.MIN_TIME_MS);
         long endMs = QueryRequests.time(params, "end", QueryRequests.MAX_TIME_MS);
-        QueryRequests.checkOrder(startMs, endMs);
+        QueryRequests.checkOrder(startMs, endMs, "end timestamp must not be before start time");
         SeriesUnion union = QueryRequests.select(head, sets, startMs, endMs);
         QueryBudget budget = context.budget();
         if (union.sizeUpperBound() > context.options().maxSeries()) {
@@ -65,7 +65,7 @@ final class ExportRoute implements Route {
                 continue; // chunks overlap the range, samples do not
             }
             budget.addSeries();
-            json.raw("{\"metric\":").labels(snapshot.labels(), snapshot.labelsArray()).raw(",\"values\":[");
+            json.raw("{\"metric\":").labels(snapshot.labels(), snapshot.labelsArray(), true).raw(",\"values\":[");
             long n = 0;
             for (SeriesSnapshot.Samples s = snapshot.samples(); s.next(); n++) {
                 if (n > 0) {

@@ -10,7 +10,9 @@ import java.util.Arrays;
  * A growable byte buffer with just the JSON writing the query API needs: strings escaped as Go's
  * {@code encoding/json} escapes them (Prometheus' JSON library is configured compatible with it:
  * {@code <}, {@code >}, {@code &}, U+2028 and U+2029 as {@code \\u} escapes), label sets straight
- * from canonical label bytes, Prometheus timestamps and values. Reusable ({@link #reset}); one per
+ * from canonical label bytes and with only quotes, backslashes and control characters escaped (Prometheus
+ * writes a label set with its own encoder, which does not escape the others), Prometheus timestamps and
+ * values. Reusable ({@link #reset}); one per
  * request thread.
  */
 final class JsonBuffer {
@@ -69,6 +71,15 @@ final class JsonBuffer {
     }
 
     JsonBuffer string(String s) {
+        return string(s, true);
+    }
+
+    /** A label name or value: as {@link #string(String)}, but {@code <}, {@code >}, {@code &}, U+2028 and U+2029 as they are. */
+    JsonBuffer labelString(String s) {
+        return string(s, false);
+    }
+
+    private JsonBuffer string(String s, boolean html) {
         int n = s.length();
         ensure(n + 2);
         int start = length;
@@ -78,9 +89,9 @@ final class JsonBuffer {
             if (c >= 0x80) { // not ASCII: through its UTF-8 bytes
                 length = start;
                 byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-                return string(utf8, 0, utf8.length);
+                return string(utf8, 0, utf8.length, html);
             }
-            if (c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&') {
+            if (c >= 0x20 && c != '"' && c != '\\' && !(html && (c == '<' || c == '>' || c == '&'))) {
                 bytes[length++] = (byte) c;
             } else {
                 escape(c);
@@ -93,13 +104,17 @@ final class JsonBuffer {
 
     /** A JSON string of valid UTF-8 bytes. */
     JsonBuffer string(byte[] utf8, int off, int len) {
+        return string(utf8, off, len, true);
+    }
+
+    private JsonBuffer string(byte[] utf8, int off, int len, boolean html) {
         // Room for every byte unescaped and the quotes; an escape makes room for the rest again.
         ensure(len + 2);
         bytes[length++] = '"';
         int end = off + len;
         for (int i = off; i < end; i++) {
             int b = utf8[i] & 0xFF;
-            if (b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' && b != 0xE2) {
+            if (b >= 0x20 && b != '"' && b != '\\' && !(html && (b == '<' || b == '>' || b == '&' || b == 0xE2))) {
                 bytes[length++] = (byte) b;
             } else if (b == 0xE2 && i + 2 < end && (utf8[i + 1] & 0xFF) == 0x80
                     && ((utf8[i + 2] & 0xFF) == 0xA8 || (utf8[i + 2] & 0xFF) == 0xA9)) {
@@ -137,8 +152,11 @@ final class JsonBuffer {
         }
     }
 
-    /** A label set as a JSON object, in canonical (name) order. */
-    JsonBuffer labels(LabelsView labels, byte[] array) {
+    /**
+     * A label set as a JSON object, in canonical (name) order; {@code html}: {@code <}, {@code >}, {@code &},
+     * U+2028 and U+2029 escaped (as {@link #string(String)}) or not (as {@link #labelString}, Prometheus').
+     */
+    JsonBuffer labels(LabelsView labels, byte[] array, boolean html) {
         raw('{');
         labels.rewind();
         boolean first = true;
@@ -147,8 +165,8 @@ final class JsonBuffer {
                 raw(',');
             }
             first = false;
-            string(array, labels.nameOffset(), labels.nameLength()).raw(':')
-                    .string(array, labels.valueOffset(), labels.valueLength());
+            string(array, labels.nameOffset(), labels.nameLength(), html).raw(':')
+                    .string(array, labels.valueOffset(), labels.valueLength(), html);
         }
         labels.rewind();
         return raw('}');

@@ -23,7 +23,9 @@ import java.util.TreeSet;
  * [start, end], like Prometheus; that reads every selected series (a cheap first/last-time check, then
  * a snapshot of those that may be in range), and only {@code match[]} counts against
  * {@code query.max-series} (Prometheus' labels endpoints have no series limit). Series answers list
- * each matching series with a sample in range once, in label order.
+ * each matching series with a sample in range once, in label order. Parameters are read, checked and
+ * refused in Prometheus' order and words; an end before the start selects nothing; an answer cut at
+ * {@code limit} carries Prometheus' warning {@code results truncated due to limit}.
  */
 final class MetadataRoutes {
     static final String LABELS_PATH = "/api/v1/labels";
@@ -43,9 +45,11 @@ final class MetadataRoutes {
 
     Reply labels(FullHttpRequest request) throws ApiError {
         RequestParams params = RequestParams.of(request);
-        List<Matcher[]> sets = QueryRequests.matchers(params, false);
         int limit = QueryRequests.limit(params);
-        Collection<String> names = sets.isEmpty() && !hasRange(params) ? head.labelNames() : fromSeries(params, sets, null);
+        long startMs = QueryRequests.time(params, "start", QueryRequests.MIN_TIME_MS);
+        long endMs = QueryRequests.time(params, "end", QueryRequests.MAX_TIME_MS);
+        List<Matcher[]> sets = QueryRequests.matchers(params, false);
+        Collection<String> names = sets.isEmpty() && !hasRange(params) ? head.labelNames() : fromSeries(sets, startMs, endMs, null);
         return strings(names, limit);
     }
 
@@ -55,28 +59,39 @@ final class MetadataRoutes {
         if (name == null || name.isEmpty()) {
             throw ApiError.badData("invalid label name: \"\"");
         }
-        List<Matcher[]> sets = QueryRequests.matchers(params, false);
         int limit = QueryRequests.limit(params);
-        Collection<String> values = sets.isEmpty() && !hasRange(params) ? head.labelValues(name) : fromSeries(params, sets, name);
+        long startMs = QueryRequests.time(params, "start", QueryRequests.MIN_TIME_MS);
+        long endMs = QueryRequests.time(params, "end", QueryRequests.MAX_TIME_MS);
+        List<Matcher[]> sets = QueryRequests.matchers(params, false);
+        Collection<String> values = sets.isEmpty() && !hasRange(params) ? head.labelValues(name) : fromSeries(sets, startMs, endMs, name);
         return strings(values, limit);
     }
 
     Reply series(FullHttpRequest request) throws ApiError {
         RequestParams params = RequestParams.of(request);
-        List<Matcher[]> sets = QueryRequests.matchers(params, true);
+        if (params.all("match[]").isEmpty()) {
+            throw ApiError.badData("no match[] parameter provided");
+        }
         int limit = QueryRequests.limit(params);
-        SeriesUnion union = select(params, sets);
+        long startMs = QueryRequests.time(params, "start", QueryRequests.MIN_TIME_MS);
+        long endMs = QueryRequests.time(params, "end", QueryRequests.MAX_TIME_MS);
+        SeriesUnion union = QueryRequests.select(head, QueryRequests.matchers(params, true), startMs, endMs);
         QueryBudget budget = context.budget();
         JsonBuffer json = new JsonBuffer(4096).raw("{\"status\":\"success\",\"data\":[");
         int n = 0;
-        while ((limit == 0 || n < limit) && union.next()) {
+        boolean truncated = false;
+        while (union.next()) {
             SeriesSnapshot snapshot = union.snapshot();
             if (snapshot.samples().next()) {
+                if (limit > 0 && n == limit) {
+                    truncated = true; // one series more than the limit: Prometheus' warning
+                    break;
+                }
                 budget.addSeries();
-                json.raw(n++ == 0 ? "" : ",").labels(snapshot.labels(), snapshot.labelsArray());
+                json.raw(n++ == 0 ? "" : ",").labels(snapshot.labels(), snapshot.labelsArray(), false);
             }
         }
-        return ok(json.raw("]}"));
+        return ok(truncated(json.raw(']'), truncated).raw('}'));
     }
 
     /** True if {@code start} or {@code end} is given. */
@@ -92,8 +107,8 @@ final class MetadataRoutes {
      * Label names ({@code name} null) or the values of {@code name} over the series selected by
      * {@code sets} (all series if empty) with a sample in range.
      */
-    private Collection<String> fromSeries(RequestParams params, List<Matcher[]> sets, String name) throws ApiError {
-        SeriesUnion union = select(params, sets.isEmpty() ? ALL_SERIES : sets);
+    private Collection<String> fromSeries(List<Matcher[]> sets, long startMs, long endMs, String name) throws ApiError {
+        SeriesUnion union = QueryRequests.select(head, sets.isEmpty() ? ALL_SERIES : sets, startMs, endMs);
         QueryBudget budget = sets.isEmpty() ? null : context.budget();
         TreeSet<String> found = new TreeSet<>();
         while (union.next()) {
@@ -120,13 +135,6 @@ final class MetadataRoutes {
         return found;
     }
 
-    private SeriesUnion select(RequestParams params, List<Matcher[]> sets) throws ApiError {
-        long startMs = QueryRequests.time(params, "start", QueryRequests.MIN_TIME_MS);
-        long endMs = QueryRequests.time(params, "end", QueryRequests.MAX_TIME_MS);
-        QueryRequests.checkOrder(startMs, endMs);
-        return QueryRequests.select(head, sets, startMs, endMs);
-    }
-
     private static Reply strings(Collection<String> values, int limit) {
         JsonBuffer json = new JsonBuffer(4096).raw("{\"status\":\"success\",\"data\":[");
         int n = 0;
@@ -136,7 +144,12 @@ final class MetadataRoutes {
             }
             json.raw(n++ == 0 ? "" : ",").string(v);
         }
-        return ok(json.raw("]}"));
+        return ok(truncated(json.raw(']'), limit > 0 && values.size() > limit).raw('}'));
+    }
+
+    /** Prometheus' warning for an answer cut at its {@code limit}. */
+    private static JsonBuffer truncated(JsonBuffer json, boolean truncated) {
+        return truncated ? json.raw(",\"warnings\":[").string(QueryRequests.TRUNCATED).raw(']') : json;
     }
 
     static Reply ok(JsonBuffer json) {

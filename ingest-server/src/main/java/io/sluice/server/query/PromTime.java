@@ -1,9 +1,11 @@
 package io.sluice.server.query;
 
+import io.sluice.promql.PromQLException;
+import io.sluice.promql.parse.GoStrings;
+import io.sluice.promql.parse.Parser;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -18,10 +20,6 @@ import java.util.regex.Pattern;
  * </ul>
  */
 final class PromTime {
-    /** Prometheus' model.ParseDuration: each unit at most once, in this order. */
-    private static final Pattern DURATION = Pattern.compile(
-            "(?:([0-9]+)y)?(?:([0-9]+)w)?(?:([0-9]+)d)?(?:([0-9]+)h)?(?:([0-9]+)m)?(?:([0-9]+)s)?(?:([0-9]+)ms)?");
-    private static final long[] UNIT_MS = {365L * 86_400_000, 7L * 86_400_000, 86_400_000, 3_600_000, 60_000, 1_000, 1};
     private static final Pattern DECIMAL = Pattern.compile("[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?");
     /** Beyond this many seconds a time in milliseconds does not fit a long. */
     private static final double MAX_SECONDS = 9.2e15;
@@ -29,8 +27,37 @@ final class PromTime {
     private PromTime() {
     }
 
-    /** A time parameter in milliseconds; {@link ApiError} (400) naming the parameter if malformed. */
+    /**
+     * A time in milliseconds as Prometheus' {@code parseTime} reads it ({@code start} and {@code end} of a
+     * range query, where "" is malformed too); {@link ApiError} (400) naming the parameter if malformed.
+     */
     static long parseTimeMs(String text, String parameter) throws ApiError {
+        long ms = timeMs(text);
+        if (ms == NOT_A_TIME) {
+            throw ApiError.badData("invalid parameter \"" + parameter + "\": cannot parse " + GoStrings.quote(text) + " to a valid timestamp");
+        }
+        return ms;
+    }
+
+    /**
+     * An optional time parameter as Prometheus' {@code parseTimeParam} reads it (every time but a range
+     * query's): {@code defaultMs} when absent or empty, its error text naming the parameter twice.
+     */
+    static long parseTimeParamMs(String text, String parameter, long defaultMs) throws ApiError {
+        if (text == null || text.isEmpty()) {
+            return defaultMs;
+        }
+        long ms = timeMs(text);
+        if (ms == NOT_A_TIME) {
+            throw ApiError.badData("invalid parameter \"" + parameter + "\": invalid time value for '" + parameter
+                    + "': cannot parse " + GoStrings.quote(text) + " to a valid timestamp");
+        }
+        return ms;
+    }
+
+    private static final long NOT_A_TIME = Long.MIN_VALUE;
+
+    private static long timeMs(String text) {
         if (DECIMAL.matcher(text).matches()) {
             double seconds = Double.parseDouble(text);
             if (Math.abs(seconds) < MAX_SECONDS) {
@@ -42,51 +69,21 @@ final class PromTime {
             try {
                 return OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant().toEpochMilli();
             } catch (DateTimeParseException | ArithmeticException e) {
-                // fall through to the error below
+                // not a time
             }
         }
-        throw ApiError.badData("invalid parameter \"" + parameter + "\": cannot parse \"" + text + "\" to a valid timestamp");
+        return NOT_A_TIME;
     }
 
-    /** A duration parameter (float seconds or a duration) in milliseconds. */
-    static long parseDurationParamMs(String text, String parameter) throws ApiError {
-        if (DECIMAL.matcher(text).matches()) {
-            double ms = Double.parseDouble(text) * 1000;
-            if (Math.abs(ms) < Long.MAX_VALUE) {
-                return (long) ms;
-            }
-        } else {
-            long ms = parseDurationMs(text);
-            if (ms >= 0) {
-                return ms;
-            }
-        }
-        throw ApiError.badData("invalid parameter \"" + parameter + "\": cannot parse \"" + text + "\" to a valid duration");
-    }
-
-    /** A Prometheus duration ({@code 5m}, {@code 1h30m}) in milliseconds, or -1 if malformed or too long. */
-    static long parseDurationMs(String text) {
-        if (text.isEmpty()) {
-            return -1;
-        }
-        if (text.equals("0")) {
-            return 0;
-        }
-        Matcher m = DURATION.matcher(text);
-        if (!m.matches()) {
-            return -1;
-        }
-        long total = 0;
+    /**
+     * A duration parameter (float seconds or a duration, Prometheus' {@code parseDuration}) in
+     * milliseconds; {@link ApiError} with Prometheus' text, {@code prefix} before it, if malformed.
+     */
+    static long parseDurationParamMs(String text, String prefix) throws ApiError {
         try {
-            for (int unit = 0; unit < UNIT_MS.length; unit++) {
-                String n = m.group(unit + 1);
-                if (n != null) {
-                    total = Math.addExact(total, Math.multiplyExact(Long.parseLong(n), UNIT_MS[unit]));
-                }
-            }
-        } catch (ArithmeticException | NumberFormatException e) {
-            return -1;
+            return Parser.parseDuration(text);
+        } catch (PromQLException e) {
+            throw ApiError.badData(prefix + e.getMessage());
         }
-        return total;
     }
 }

@@ -47,24 +47,26 @@ final class PromqlRoutes {
                 EngineOptions.DEFAULTS.maxPointsPerSeries(), context.options().delayedNameRemoval()));
     }
 
+    // Parameters are read in Prometheus' order (the first bad one is the error) and refused in its words.
+
     Reply instant(FullHttpRequest request) throws ApiError {
         RequestParams params = RequestParams.of(request);
-        String query = required(params, "query");
+        int limit = QueryRequests.limit(params);
         long t = QueryRequests.time(params, "time", clockMs.getAsLong());
         QueryLimits limits = limits(params);
         long lookback = lookback(params);
-        int limit = QueryRequests.limit(params);
+        String query = query(params);
         QueryResult result = run(() -> engine.instant(storage, query, t, lookback, limits));
         return answer(result, limit, query);
     }
 
     Reply range(FullHttpRequest request) throws ApiError {
         RequestParams params = RequestParams.of(request);
-        String query = required(params, "query");
-        long startMs = PromTime.parseTimeMs(required(params, "start"), "start");
-        long endMs = PromTime.parseTimeMs(required(params, "end"), "end");
-        QueryRequests.checkOrder(startMs, endMs);
-        long stepMs = PromTime.parseDurationParamMs(required(params, "step"), "step");
+        int limit = QueryRequests.limit(params);
+        long startMs = PromTime.parseTimeMs(orEmpty(params.first("start")), "start");
+        long endMs = PromTime.parseTimeMs(orEmpty(params.first("end")), "end");
+        QueryRequests.checkOrder(startMs, endMs, "invalid parameter \"end\": end timestamp must not be before start time");
+        long stepMs = PromTime.parseDurationParamMs(orEmpty(params.first("step")), "invalid parameter \"step\": ");
         if (stepMs <= 0) {
             throw ApiError.badData("invalid parameter \"step\": zero or negative query resolution step widths are not "
                     + "accepted. Try a positive integer");
@@ -75,9 +77,18 @@ final class PromqlRoutes {
         }
         QueryLimits limits = limits(params);
         long lookback = lookback(params);
-        int limit = QueryRequests.limit(params);
+        String query = query(params);
         QueryResult result = run(() -> engine.range(storage, query, startMs, endMs, stepMs, lookback, limits));
         return answer(result, limit, query);
+    }
+
+    private static String orEmpty(String text) {
+        return text == null ? "" : text;
+    }
+
+    /** The query text; "" when absent, which the parser refuses as Prometheus does ("no expression found in input"). */
+    private static String query(RequestParams params) {
+        return orEmpty(params.first("query"));
     }
 
     private interface Evaluation {
@@ -95,7 +106,7 @@ final class PromqlRoutes {
                     + "(a deeply nested regular expression?)");
         } catch (PromQLException e) {
             throw switch (e.type()) {
-                case BAD_DATA -> ApiError.badData(e.getMessage());
+                case BAD_DATA -> ApiError.badData("invalid parameter \"query\": " + e.getMessage()); // parse and type errors
                 case EXECUTION -> {
                     if (e.getMessage().contains("too many samples")) {
                         context.metrics().rejected(QueryMetrics.REASON_MAX_SAMPLES);
@@ -119,7 +130,7 @@ final class PromqlRoutes {
         long timeoutMs = context.options().timeoutMs();
         String text = params.first("timeout");
         if (text != null && !text.isEmpty()) {
-            timeoutMs = Math.min(timeoutMs, PromTime.parseDurationParamMs(text, "timeout"));
+            timeoutMs = Math.min(timeoutMs, PromTime.parseDurationParamMs(text, "invalid parameter \"timeout\": "));
         }
         long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
         BooleanSupplier clientGone = ClientConnection.current();
@@ -129,7 +140,7 @@ final class PromqlRoutes {
 
     private static long lookback(RequestParams params) throws ApiError {
         String text = params.first("lookback_delta");
-        return text == null || text.isEmpty() ? 0 : PromTime.parseDurationParamMs(text, "lookback_delta");
+        return text == null || text.isEmpty() ? 0 : PromTime.parseDurationParamMs(text, "error parsing lookback delta duration: ");
     }
 
     /**
@@ -251,7 +262,7 @@ final class PromqlRoutes {
     private static void labels(JsonBuffer json, Labels labels) {
         json.raw('{');
         for (int i = 0; i < labels.size(); i++) {
-            (i == 0 ? json : json.raw(',')).string(labels.name(i)).raw(':').string(labels.value(i));
+            (i == 0 ? json : json.raw(',')).labelString(labels.name(i)).raw(':').labelString(labels.value(i));
         }
         json.raw('}');
     }
@@ -259,13 +270,5 @@ final class PromqlRoutes {
     /** {@code [1700000000.123,"1.5"]}. */
     private static void point(JsonBuffer json, long timestampMs, double value) {
         json.raw('[').timestamp(timestampMs).raw(",\"").value(value).raw("\"]");
-    }
-
-    private static String required(RequestParams params, String name) throws ApiError {
-        String value = params.first(name);
-        if (value == null || value.isEmpty()) {
-            throw ApiError.badData("invalid parameter \"" + name + "\": missing");
-        }
-        return value;
     }
 }

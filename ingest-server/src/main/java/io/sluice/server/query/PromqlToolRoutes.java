@@ -52,21 +52,28 @@ final class PromqlToolRoutes {
         return new Reply(HttpResponseStatus.OK, ApiError.JSON, buildInfo);
     }
 
-    /** No metric metadata is kept (Kafka carries samples only): {@code {}}, whatever the parameters. */
+    /** No metric metadata is kept (Kafka carries samples only): {@code {}} for numbers as limits. */
     Reply metadata(FullHttpRequest request) throws ApiError {
         RequestParams params = RequestParams.of(request);
-        QueryRequests.limit(params);
+        for (String name : new String[] {"limit", "limit_per_metric"}) {
+            String text = params.first(name);
+            if (text != null && !text.isEmpty()) {
+                try {
+                    QueryRequests.atoi(text, name);
+                } catch (ApiError e) {
+                    throw ApiError.badData(name + " must be a number");
+                }
+            }
+        }
         return MetadataRoutes.ok(new JsonBuffer(48).raw("{\"status\":\"success\",\"data\":{}}"));
     }
 
     /** No exemplars are kept: {@code []} for a query that parses and valid times. */
     Reply exemplars(FullHttpRequest request) throws ApiError {
         RequestParams params = RequestParams.of(request);
-        String start = params.first("start");
-        String end = params.first("end");
-        long startMs = start == null || start.isEmpty() ? QueryRequests.MIN_TIME_MS : PromTime.parseTimeMs(start, "start");
-        long endMs = end == null || end.isEmpty() ? QueryRequests.MAX_TIME_MS : PromTime.parseTimeMs(end, "end");
-        QueryRequests.checkOrder(startMs, endMs);
+        long startMs = QueryRequests.time(params, "start", QueryRequests.MIN_TIME_MS);
+        long endMs = QueryRequests.time(params, "end", QueryRequests.MAX_TIME_MS);
+        QueryRequests.checkOrder(startMs, endMs, "end timestamp must not be before start timestamp");
         parse(params.first("query"), "");
         return MetadataRoutes.ok(new JsonBuffer(48).raw("{\"status\":\"success\",\"data\":[]}"));
     }

@@ -44,7 +44,10 @@ import org.junit.jupiter.api.io.TempDir;
  * modifier, nested) go to both HTTP APIs as instant and range queries; the results must agree: the same
  * status and error type, the same series, floats within Prometheus' test tolerance (relative 1e-6) or both NaN, in the same order
  * where Prometheus orders ({@code sort*}, {@code topk}/{@code bottomk} of an instant query); and
- * {@code format_query} and {@code parse_query} must answer the same bytes.</li>
+ * {@code format_query} and {@code parse_query} must answer the same bytes; a third of the queries run at
+ * staleness edges (where a series starts, ends, or its last sample leaves the lookback window);</li>
+ * <li>the rest of the HTTP API (labels, label values, series with {@code match[]}, times and
+ * {@code limit}; errors of bad parameters; warnings, infos and escaped text) must answer the same bytes.</li>
  * </ul>
  *
  * <p>OpenMetrics cannot carry Prometheus' stale markers (a NaN written is an ordinary NaN), so staleness
@@ -168,7 +171,7 @@ class PrometheusDifferentialTest {
                     totals.add(new long[] {ts, Double.doubleToRawLongBits(counts[LE.length])});
                 }
                 for (int b = 0; b <= LE.length; b++) {
-                    String le = b == LE.length ? "+Inf" : Double.toString(LE[b]).replace(".0", "");
+                    String le = b == LE.length ? "+Inf" : LE[b] == Math.rint(LE[b]) ? Long.toString((long) LE[b]) : Double.toString(LE[b]);
                     out.add(series(labels("d_latency_seconds_bucket", "job", job, "instance", instance, "le", le), buckets.get(b)));
                 }
                 out.add(series(labels("d_latency_seconds_sum", "job", job, "instance", instance), sums));
@@ -268,6 +271,86 @@ class PrometheusDifferentialTest {
         assertThat(labels.strip().split("\n")).containsExactly("pod-0", "pod-1", "pod-2", "pod-3", "pod-4", "pod-5");
     }
 
+    // ---------------------------------------------------------------- the HTTP API, byte for byte
+
+    /**
+     * What Grafana and promtool read besides query results: label names and values (with
+     * {@code match[]}, a time range and {@code limit}), series (with {@code limit}), the warnings a
+     * truncated answer carries, errors for bad parameters, and query answers with warnings, infos and
+     * characters JSON encoders escape differently: the same status and bytes as Prometheus'.
+     */
+    @Test
+    void apiAnswersAreThoseOfPrometheus() throws Exception {
+        String all = "start=" + seconds(t0 - 3_600_000) + "&end=" + seconds(t0 + SPAN_MS + 3_600_000);
+        String before = "start=" + seconds(t0 - 7_200_000) + "&end=" + seconds(t0 - 3_600_000);
+        String at = "time=" + seconds(t0 + 3_600_000);
+        String range = "start=" + seconds(t0 + 3_600_000) + "&end=" + seconds(t0 + 3_900_000) + "&step=60";
+        List<String> requests = List.of(
+                "/api/v1/labels", "/api/v1/labels?" + all, "/api/v1/labels?" + before, "/api/v1/labels?limit=2",
+                "/api/v1/labels?limit=6", "/api/v1/labels?match[]=d_churn", "/api/v1/labels?match[]=d_churn&match[]=d_gauge&" + all,
+                "/api/v1/labels?match[]=d_churn&limit=1", "/api/v1/labels?match[]=d_nothing", "/api/v1/labels?limit=-1",
+                "/api/v1/labels?limit=x", "/api/v1/labels?match[]={", "/api/v1/labels?start=x", "/api/v1/labels?start=20&end=10",
+                "/api/v1/label/job/values", "/api/v1/label/job/values?" + all, "/api/v1/label/job/values?" + before,
+                "/api/v1/label/__name__/values", "/api/v1/label/__name__/values?limit=3",
+                "/api/v1/label/pod/values?match[]=d_churn&" + all, "/api/v1/label/pod/values?match[]=d_gauge",
+                "/api/v1/label/instance/values?match[]=d_gauge{job=\"db\"}&match[]=d_churn&limit=2",
+                "/api/v1/label/nope/values", "/api/v1/label/le/values?match[]={le=~\"0.*\"}", "/api/v1/label/job/values?limit=-5",
+                "/api/v1/label/U__a_2e_b/values", "/api/v1/label/job/values?match[]=rate(x[5m])",
+                "/api/v1/series?match[]=d_churn", "/api/v1/series?match[]=d_churn&limit=2", "/api/v1/series?match[]=d_churn&limit=6",
+                "/api/v1/series?match[]=d_gauge{job=\"api\"}&match[]=d_churn{pod=\"pod-1\"}&" + all,
+                "/api/v1/series?match[]=d_gauge&" + before, "/api/v1/series", "/api/v1/series?match[]={job=~\".*\"}",
+                "/api/v1/series?match[]=d_gauge&limit=-1", "/api/v1/series?match[]=d_gauge&end=x",
+                "/api/v1/query?" + at + "&query=d_gauge{job=\"api\"}", "/api/v1/query?" + at + "&query=d_churn&limit=1",
+                "/api/v1/query?" + at + "&query=\"<%26>\"", "/api/v1/query?" + at + "&query=label_replace(d_churn, \"x\", \"<%26>\", \"\", \"\")",
+                "/api/v1/query?" + at + "&query=rate(d_gauge[5m])", "/api/v1/query?" + at + "&query=quantile(2, d_churn)",
+                "/api/v1/query?" + at + "&query=histogram_quantile(0.5, d_gauge)", "/api/v1/query?" + at + "&query=d_gauge >",
+                "/api/v1/query?" + at + "&query=x{a=~\"<(\"}", "/api/v1/query?" + at + "&query=", "/api/v1/query?time=x&query=1",
+                "/api/v1/query?" + at + "&query=1&timeout=x", "/api/v1/query?" + at + "&query=d_gauge&limit=-1",
+                "/api/v1/query?" + at + "&query=d_gauge + on(job) d_gauge", "/api/v1/query?" + at + "&query=sum(d_gauge) by (job) @ 1e300",
+                "/api/v1/query_range?" + range + "&query=d_churn", "/api/v1/query_range?" + range + "&query=count(d_churn)&limit=1",
+                "/api/v1/query_range?" + range + "&query=rate(d_churn[5m])", "/api/v1/query_range?" + range + "&query=\"a\"",
+                "/api/v1/query_range?start=1&end=100000&step=1&query=1", "/api/v1/query_range?start=10&end=1&step=1&query=1",
+                "/api/v1/query_range?start=1&end=10&step=0&query=1", "/api/v1/query_range?start=1&end=10&step=-1&query=1",
+                "/api/v1/query_range?start=1&end=10&query=1", "/api/v1/query_range?start=1&end=10&step=x&query=1",
+                "/api/v1/format_query?query=foo{a=\"<\"}", "/api/v1/format_query?query=foo{", "/api/v1/parse_query?query=\"<%26>\"");
+        List<String> mismatches = new ArrayList<>();
+        for (String request : requests) {
+            for (boolean get : new boolean[] {true, false}) {
+                if (!get && request.startsWith("/api/v1/label/")) {
+                    continue; // Prometheus answers label values to GET only (405); Sluice to POST as well
+                }
+                HttpResponse<String> ours = call(sluiceUrl(), request, get);
+                HttpResponse<String> theirs = call(prometheus.url(), request, get);
+                if (ours.statusCode() != theirs.statusCode() || !ours.body().equals(theirs.body())) {
+                    mismatches.add((get ? "GET " : "POST ") + request + "\n    " + ours.statusCode() + " " + ours.body()
+                            + "\n vs " + theirs.statusCode() + " " + theirs.body());
+                }
+            }
+        }
+        assertThat(mismatches).as("API answers that differ from Prometheus'").isEmpty();
+    }
+
+    /** {@code request}, a path with a query string of raw values (encoded here), as GET or as a POST form. */
+    private HttpResponse<String> call(String base, String request, boolean get) throws Exception {
+        int q = request.indexOf('?');
+        String path = q < 0 ? request : request.substring(0, q);
+        StringBuilder form = new StringBuilder();
+        if (q >= 0) {
+            for (String pair : request.substring(q + 1).split("&")) {
+                int eq = pair.indexOf('=');
+                String value = java.net.URLDecoder.decode(pair.substring(eq + 1).replace("+", "%2B"), StandardCharsets.UTF_8);
+                form.append(form.isEmpty() ? "" : "&").append(URLEncoder.encode(pair.substring(0, eq), StandardCharsets.UTF_8))
+                        .append('=').append(URLEncoder.encode(value, StandardCharsets.UTF_8));
+            }
+        }
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path + (get && !form.isEmpty() ? "?" + form : "")))
+                .timeout(Duration.ofSeconds(60));
+        if (!get) {
+            b.header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString(form.toString()));
+        }
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     // ---------------------------------------------------------------- generated queries
 
     @Test
@@ -281,16 +364,21 @@ class PrometheusDifferentialTest {
             System.out.println("PROMETHEUS " + post(prometheus.url() + p[1], form).body());
         }
         int n = Integer.getInteger("promql.diff.queries", DEFAULT_QUERIES);
-        QueryGrammar grammar = new QueryGrammar(new Random(Long.getLong("promql.diff.seed", 1414)));
+        QueryGrammar grammar = new QueryGrammar(new Random(Long.getLong("promql.diff.seed", 1414)), t0 / 1000);
         List<String> mismatches = new ArrayList<>();
         nonEmpty[0] = 0;
         int compared = 0;
+        long[] edges = stalenessEdges();
         for (int i = 0; i < n; i++) {
             String q = grammar.query();
-            long at = t0 + 600_000 + grammar.rnd.nextLong(SPAN_MS - 600_000);
+            // A third of the queries at (or a step grid through) a time where a series starts, ends or comes
+            // back, or where its last sample leaves the lookback window, to a millisecond either side.
+            boolean edge = grammar.rnd.nextInt(3) == 0;
+            long at = edge ? edges[grammar.rnd.nextInt(edges.length)] : t0 + 600_000 + grammar.rnd.nextLong(SPAN_MS - 600_000);
             compare(q, "/api/v1/query", "time=" + seconds(at), mismatches);
-            long start = t0 + grammar.rnd.nextLong(SPAN_MS / 2);
-            compare(q, "/api/v1/query_range", "start=" + seconds(start) + "&end=" + seconds(start + 3_600_000) + "&step=" + (60 + grammar.rnd.nextInt(240)),
+            long step = 60 + grammar.rnd.nextInt(240);
+            long start = edge ? at - step * 1000 * grammar.rnd.nextInt(20) : t0 + grammar.rnd.nextLong(SPAN_MS / 2);
+            compare(q, "/api/v1/query_range", "start=" + seconds(start) + "&end=" + seconds(start + 3_600_000) + "&step=" + step,
                     mismatches);
             compared += 2;
             for (String path : new String[] {"/api/v1/format_query", "/api/v1/parse_query"}) {
@@ -305,6 +393,32 @@ class PrometheusDifferentialTest {
         assertThat(mismatches).as("of %d queries, those whose answers differ from Prometheus'", compared).isEmpty();
         assertThat(nonEmpty[0]).as("queries with a non-empty answer from both: the grammar must mostly make results")
                 .isGreaterThan(compared / 2);
+    }
+
+    /**
+     * Staleness edges of the data: each series' first sample, the end of its lookback window after its last
+     * sample and after each sample followed by a gap longer than the lookback, and the sample after such a
+     * gap; each a millisecond before, at and after.
+     */
+    private long[] stalenessEdges() {
+        java.util.TreeSet<Long> edges = new java.util.TreeSet<>();
+        long lookback = 300_000;
+        for (EncodedSeries s : data) {
+            long[] ts = s.timestampsMs();
+            List<Long> at = new ArrayList<>(List.of(ts[0], ts[ts.length - 1] + lookback));
+            for (int i = 1; i < ts.length; i++) {
+                if (ts[i] - ts[i - 1] > lookback) {
+                    at.add(ts[i - 1] + lookback);
+                    at.add(ts[i]);
+                }
+            }
+            for (long t : at) {
+                for (long d = -1; d <= 1; d++) {
+                    edges.add(t + d);
+                }
+            }
+        }
+        return edges.stream().mapToLong(Long::longValue).toArray();
     }
 
     private static String seconds(long ms) {

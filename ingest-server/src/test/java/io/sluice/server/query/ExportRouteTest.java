@@ -84,7 +84,7 @@ class ExportRouteTest {
         assertThat(fx.get("/api/v1/export?match[]=" + enc("rate(x[5m])")).body())
                 .contains("invalid parameter \\\"match[]\\\": 1:5: parse error: unexpected \\\"(\\\"");
         assertThat(fx.get("/api/v1/export?match[]=x&start=yesterday").body())
-                .contains("invalid parameter \\\"start\\\": cannot parse \\\"yesterday\\\" to a valid timestamp");
+                .contains("invalid parameter \\\"start\\\": invalid time value for 'start': cannot parse \\\"yesterday\\\" to a valid timestamp");
         assertThat(fx.get("/api/v1/export?match[]=x&start=5&end=4").statusCode()).isEqualTo(400);
         assertThat(fx.get("/api/v1/export?match[]=" + enc("{a=\"\"}")).body())
                 .contains("match[] must contain at least one non-empty matcher");

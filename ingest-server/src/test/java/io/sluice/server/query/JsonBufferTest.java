@@ -15,6 +15,24 @@ class JsonBufferTest {
                 .isEqualTo("\"ü \\u2028\"");
     }
 
+    /**
+     * Label names and values as Prometheus' label-set encoder writes them (seen from v0.314.0's API:
+     * {@code {"metric":{"a":"<&>"}}}, U+2028 unescaped too): only quotes, backslashes and control characters escaped.
+     */
+    @Test
+    void labelStringsEscapeNoHtmlCharacters() {
+        assertThat(new String(new JsonBuffer(1).labelString("a\"b\\c<d>&\n\t\u0001 ü \u2028\u2029").toByteArray(), StandardCharsets.UTF_8))
+                .isEqualTo("\"a\\\"b\\\\c<d>&\\n\\t\\u0001 ü \u2028\u2029\"");
+        SplittableRandom random = new SplittableRandom(4);
+        for (int t = 0; t < 2_000; t++) {
+            String s = randomText(random);
+            String html = new String(new JsonBuffer(1 + random.nextInt(8)).string(s).toByteArray(), StandardCharsets.UTF_8);
+            String label = new String(new JsonBuffer(1 + random.nextInt(8)).labelString(s).toByteArray(), StandardCharsets.UTF_8);
+            assertThat(label).as(s).isEqualTo(html.replace("\\u003c", "<").replace("\\u003e", ">")
+                    .replace("\\u0026", "&").replace("\\u2028", "\u2028").replace("\\u2029", "\u2029"));
+        }
+    }
+
     /** Timestamps as Prometheus writes them, the same when repeated (from the cache) in any order and with colliding slots. */
     @Test
     void timestampsRepeatedOrNot() {
@@ -44,16 +62,22 @@ class JsonBufferTest {
     @Test
     void stringsAndTheirBytesWriteTheSame() {
         SplittableRandom random = new SplittableRandom(3);
-        String alphabet = "ab\"\\<>&\n\t\u0001\u001f ü✓\u2028\u2029";
         for (int t = 0; t < 2_000; t++) {
-            StringBuilder s = new StringBuilder();
-            for (int i = random.nextInt(40); i > 0; i--) {
-                s.append(alphabet.charAt(random.nextInt(alphabet.length())));
-            }
-            byte[] utf8 = s.toString().getBytes(StandardCharsets.UTF_8);
-            JsonBuffer fromString = new JsonBuffer(1 + random.nextInt(8)).raw("x").string(s.toString());
+            String s = randomText(random);
+            byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+            JsonBuffer fromString = new JsonBuffer(1 + random.nextInt(8)).raw("x").string(s);
             JsonBuffer fromBytes = new JsonBuffer(1 + random.nextInt(8)).raw("x").string(utf8, 0, utf8.length);
-            assertThat(fromString.toByteArray()).as(s.toString()).isEqualTo(fromBytes.toByteArray());
+            assertThat(fromString.toByteArray()).as(s).isEqualTo(fromBytes.toByteArray());
         }
+    }
+
+    /** Up to 40 characters of those JSON writers treat specially, and others. */
+    private static String randomText(SplittableRandom random) {
+        String alphabet = "ab\"\\<>&\n\t\u0001\u001f ü✓\u2028\u2029";
+        StringBuilder s = new StringBuilder();
+        for (int i = random.nextInt(40); i > 0; i--) {
+            s.append(alphabet.charAt(random.nextInt(alphabet.length())));
+        }
+        return s.toString();
     }
 }

@@ -86,7 +86,7 @@ class PromqlLimitsTest {
         String huge = "x{a=~\"" + "(a|b)*".repeat(100_000 / 6) + "\"}";
         HttpResponse<String> r = post("/api/v1/query", "query=" + enc(huge) + "&time=1");
         assertThat(r.statusCode()).isEqualTo(400);
-        assertThat(r.body()).isEqualTo("{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"1:3: parse error: "
+        assertThat(r.body()).isEqualTo("{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"invalid parameter \\\"query\\\": 1:3: parse error: "
                 + "regex for label a too long: 99996 characters, at most 16384\"}");
         String nested = "x{a=~\"" + "(".repeat(8_000) + "a" + ")".repeat(8_000) + "\"}";
         HttpResponse<String> deep = post("/api/v1/query", "query=" + enc(nested) + "&time=1");

@@ -60,10 +60,14 @@ class PromqlToolRoutesTest {
         HttpResponse<String> bad = fx.get("/api/v1/query_exemplars?query=" + enc("up{"));
         assertThat(bad.statusCode()).isEqualTo(400);
         assertThat(bad.body()).isEqualTo(badData("1:4: parse error: unexpected end of input inside braces"));
-        // Prometheus words this one "invalid time value for 'start': cannot parse ..." (only on this endpoint).
         HttpResponse<String> badTime = fx.get("/api/v1/query_exemplars?query=up&start=abc");
         assertThat(badTime.statusCode()).isEqualTo(400);
-        assertThat(badTime.body()).isEqualTo(badData("invalid parameter \"start\": cannot parse \"abc\" to a valid timestamp"));
+        assertThat(badTime.body()).isEqualTo(badData("invalid parameter \"start\": invalid time value for 'start': cannot parse \"abc\" "
+                + "to a valid timestamp"));
+        assertThat(fx.get("/api/v1/query_exemplars?query=up&start=2&end=1").body())
+                .isEqualTo(badData("end timestamp must not be before start timestamp"));
+        assertThat(fx.get("/api/v1/metadata?limit=-1").body()).isEqualTo(ok("{}"));
+        assertThat(fx.get("/api/v1/metadata?limit_per_metric=x").body()).isEqualTo(badData("limit_per_metric must be a number"));
         assertThat(fx.get("/api/v1/query_exemplars").body())
                 .isEqualTo(badData("unknown position: parse error: no expression found in input"));
     }

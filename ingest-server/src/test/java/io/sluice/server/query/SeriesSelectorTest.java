@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  */
 class SeriesSelectorTest {
     private static String parsed(String query) throws ApiError {
-        return Arrays.toString(QueryRequests.seriesSelector(query));
+        return Arrays.toString(QueryRequests.seriesSelector(query, ""));
     }
 
     private static List<LabelMatcher> matchers(String query) {
@@ -70,9 +70,9 @@ class SeriesSelectorTest {
         assertThat(PromTime.parseTimeMs("2023-11-14T23:13:20+01:00", "t")).isEqualTo(1_700_000_000_000L);
         assertThatThrownBy(() -> PromTime.parseTimeMs("NaN", "t")).hasMessageContaining("cannot parse \"NaN\"");
         assertThatThrownBy(() -> PromTime.parseTimeMs("1e300", "t")).hasMessageContaining("valid timestamp");
-        assertThat(PromTime.parseDurationParamMs("15", "step")).isEqualTo(15_000);
-        assertThat(PromTime.parseDurationParamMs("0.25", "step")).isEqualTo(250);
-        assertThat(PromTime.parseDurationParamMs("1m30s", "step")).isEqualTo(90_000);
-        assertThatThrownBy(() -> PromTime.parseDurationParamMs("1x", "step")).hasMessageContaining("valid duration");
+        assertThat(PromTime.parseDurationParamMs("15", "")).isEqualTo(15_000);
+        assertThat(PromTime.parseDurationParamMs("0.25", "")).isEqualTo(250);
+        assertThat(PromTime.parseDurationParamMs("1m30s", "")).isEqualTo(90_000);
+        assertThatThrownBy(() -> PromTime.parseDurationParamMs("1x", "")).hasMessageContaining("valid duration");
     }
 }

@@ -4,6 +4,7 @@ import io.sluice.promql.ast.AggregateOp;
 import io.sluice.promql.ast.Expr;
 import io.sluice.promql.eval.kernels.Quantiles;
 import io.sluice.promql.labels.Labels;
+import io.sluice.promql.labels.LabelsHash;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -281,6 +282,8 @@ final class Aggregations {
         AggregateOp op = a.op();
         int n = g.n();
         double[] param = ev.evalScalar(a.param(), g);
+        // Prometheus evaluates the input before it looks at the parameter: the input's errors come first.
+        RowSource src = ev.evalVector(a.expr(), g);
         double mx = Double.NEGATIVE_INFINITY;
         double mn = Double.POSITIVE_INFINITY;
         boolean nan = false;
@@ -292,11 +295,12 @@ final class Aggregations {
             }
         }
         if (op == AggregateOp.LIMIT_RATIO) {
+            if (!nan && mx == 0 && mn == 0) {
+                return drained(ev, src);
+            }
+            drainIf(nan, ev, src);
             if (nan) {
                 throw Evaluator.execError("Ratio value is NaN");
-            }
-            if (mx == 0 && mn == 0) {
-                return new Evaluator.VecVal(() -> null);
             }
             if (mx > 1) {
                 ev.warn("PromQL warning: ratio value should be between -1 and 1, got " + FloatOps.formatG(mx) + ", capping to 1", a.param());
@@ -305,11 +309,12 @@ final class Aggregations {
                 ev.warn("PromQL warning: ratio value should be between -1 and 1, got " + FloatOps.formatG(mn) + ", capping to -1", a.param());
             }
         } else {
+            if (!nan && mx < 1) {
+                return drained(ev, src);
+            }
+            drainIf(nan || mn <= -9.223372036854775808e18 || mx >= 9.223372036854775808e18, ev, src);
             if (nan) {
                 throw Evaluator.execError("Parameter value is NaN");
-            }
-            if (mx < 1) {
-                return new Evaluator.VecVal(() -> null);
             }
             if (mn <= -9.223372036854775808e18) {
                 throw Evaluator.execError("Scalar value " + FloatOps.formatG(mn) + " underflows int64");
@@ -320,7 +325,6 @@ final class Aggregations {
         }
         // Streams the input: per group and step, the selected series so far (a bounded heap for
         // topk/bottomk), never the whole input.
-        RowSource src = ev.evalVector(a.expr(), g);
         Map<Object, KGroup> groups = new HashMap<>();
         List<KGroup> order = new ArrayList<>();
         List<Labels> seriesLabels = new ArrayList<>();
@@ -337,6 +341,7 @@ final class Aggregations {
             }
             int si = seriesLabels.size();
             boolean selectedAny = false;
+            double offset = op == AggregateOp.LIMIT_RATIO ? LabelsHash.sampleOffset(r.labels) : 0;
             grp.series++;
             for (int i = 0; i < n; i++) {
                 double f = r.v[i];
@@ -346,7 +351,7 @@ final class Aggregations {
                 long k = (long) param[i];
                 switch (op) {
                     case LIMIT_RATIO -> {
-                        if (param[i] != 0 && ratioSelected(r.labels, Math.max(-1, Math.min(1, param[i])))) {
+                        if (param[i] != 0 && ratioSelected(offset, Math.max(-1, Math.min(1, param[i])))) {
                             grp.push(i, si, f, Long.MAX_VALUE, true);
                             selectedAny = true;
                         }
@@ -559,11 +564,20 @@ final class Aggregations {
         }
     }
 
-    /** limit_ratio's deterministic per-series choice: a hash of the labels in [0, 1) against the ratio. */
-    static boolean ratioSelected(Labels l, double ratio) {
-        long h = l.hashCode() * 0x9E3779B97F4A7C15L;
-        h ^= (h >>> 31);
-        double offset = (h >>> 11) * 0x1.0p-53;
+    /** An empty answer, once the input is evaluated to its end (its errors are the answer's). */
+    private static Evaluator.Val drained(Evaluator ev, RowSource src) {
+        drainIf(true, ev, src);
+        return new Evaluator.VecVal(() -> null);
+    }
+
+    private static void drainIf(boolean drain, Evaluator ev, RowSource src) {
+        while (drain && src.next() != null) {
+            ev.check();
+        }
+    }
+
+    /** limit_ratio's per-series choice, as Prometheus': the series' hash offset in [0, 1] against the ratio. */
+    private static boolean ratioSelected(double offset, double ratio) {
         return ratio >= 0 ? offset < ratio : offset >= 1 + ratio;
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.promql.eval;
 
+import io.sluice.promql.PromQLException;
 import io.sluice.promql.ast.BinaryOp;
 import io.sluice.promql.ast.Expr;
 import io.sluice.promql.ast.ValueType;
@@ -260,6 +261,10 @@ final class BinaryOps {
     private static List<Row> vectorVector(Evaluator ev, BinaryOp op, RowSource many, List<Row> one,
                                           Expr.VectorMatching vm, boolean bool, int n) {
         if (one.isEmpty()) {
+            // Nothing matches, but the other side is evaluated all the same (its errors are the answer's).
+            for (Row m = many.next(); m != null; m = many.next()) {
+                ev.check();
+            }
             return List.of();
         }
         boolean oneToMany = vm.card() == Expr.Cardinality.ONE_TO_MANY;
@@ -267,27 +272,9 @@ final class BinaryOps {
         for (Row r : one) {
             oneIndex.computeIfAbsent(signature(r.labels, vm), k -> new ArrayList<>()).add(r);
         }
-        // The "one" side must hold at most one series per signature at each step.
-        for (Map.Entry<Labels, List<Row>> e : oneIndex.entrySet()) {
-            List<Row> rs = e.getValue();
-            if (rs.size() < 2) {
-                continue;
-            }
-            for (int i = 0; i < n; i++) {
-                Row first = null;
-                for (Row r : rs) {
-                    if (!Row.absent(r.v[i])) {
-                        if (first != null) {
-                            throw Evaluator.execError("found duplicate series for the match group " + goLabels(e.getKey())
-                                    + " on the " + (oneToMany ? "left" : "right") + " hand-side of the operation: ["
-                                    + goLabels(r.labels) + ", " + goLabels(first.labels)
-                                    + "];many-to-many matching not allowed: matching labels must be unique on one side");
-                        }
-                        first = r;
-                    }
-                }
-            }
-        }
+        // The "one" side must hold at most one series per signature at each step where the other side
+        // has a sample (Prometheus matches nothing, so checks nothing, at a step where either side is empty).
+        boolean[] dupAt = duplicateSteps(oneIndex, n);
         boolean oneToOne = vm.card() == Expr.Cardinality.ONE_TO_ONE;
         boolean cmp = op.isComparison();
         Map<Labels, boolean[]> matchedOneToOne = new HashMap<>();
@@ -295,6 +282,13 @@ final class BinaryOps {
         Map<Labels, Row> out = new LinkedHashMap<>();
         Map<List<Labels>, Labels> resultLabelCache = new HashMap<>();
         for (Row m = many.next(); m != null; m = many.next()) {
+            if (dupAt != null) {
+                for (int i = 0; i < n; i++) {
+                    if (dupAt[i] && !Row.absent(m.v[i])) {
+                        throw duplicateError(one, vm, i, oneToMany);
+                    }
+                }
+            }
             Labels sig = signature(m.labels, vm);
             List<Row> cands = oneIndex.get(sig);
             if (cands == null) {
@@ -369,6 +363,48 @@ final class BinaryOps {
         return new ArrayList<>(out.values());
     }
 
+    /** The steps at which two series of one signature both have a sample; null if there are none. */
+    private static boolean[] duplicateSteps(Map<Labels, List<Row>> oneIndex, int n) {
+        boolean[] dupAt = null;
+        for (List<Row> rs : oneIndex.values()) {
+            if (rs.size() < 2) {
+                continue;
+            }
+            for (int i = 0; i < n; i++) {
+                int present = 0;
+                for (Row r : rs) {
+                    if (!Row.absent(r.v[i]) && ++present == 2) {
+                        if (dupAt == null) {
+                            dupAt = new boolean[n];
+                        }
+                        dupAt[i] = true;
+                        break;
+                    }
+                }
+            }
+        }
+        return dupAt;
+    }
+
+    /** Prometheus' error for step {@code i}: the first series, in the "one" side's order, whose signature came before. */
+    private static PromQLException duplicateError(List<Row> one, Expr.VectorMatching vm, int i, boolean oneToMany) {
+        Map<Labels, Row> seen = new HashMap<>();
+        for (Row r : one) {
+            if (Row.absent(r.v[i])) {
+                continue;
+            }
+            Labels sig = signature(r.labels, vm);
+            Row first = seen.putIfAbsent(sig, r);
+            if (first != null) {
+                return Evaluator.execError("found duplicate series for the match group " + goLabels(sig)
+                        + " on the " + (oneToMany ? "left" : "right") + " hand-side of the operation: ["
+                        + goLabels(r.labels) + ", " + goLabels(first.labels)
+                        + "];many-to-many matching not allowed: matching labels must be unique on one side");
+            }
+        }
+        throw new IllegalStateException("no duplicate at step " + i);
+    }
+
     private static Labels resultLabels(Row many, Row one, BinaryOp op, Expr.VectorMatching vm, Map<List<Labels>, Labels> cache,
                                        boolean oneToMany) {
         List<Labels> key = List.of(many.labels, one.labels);
@@ -378,7 +414,7 @@ final class BinaryOps {
         }
         Labels.Builder b = many.labels.toBuilder();
         if (changesSchema(op)) {
-            b.delete(Labels.METRIC_NAME);
+            b.delete(Labels.METRIC_NAME).delete(Labels.METRIC_TYPE).delete(Labels.METRIC_UNIT);
         }
         if (vm.card() == Expr.Cardinality.ONE_TO_ONE) {
             if (vm.on()) {

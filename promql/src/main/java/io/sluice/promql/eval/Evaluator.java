@@ -45,7 +45,7 @@ public final class Evaluator {
     }
 
     private final Queryable queryable;
-    private final long lookback;
+    final long lookback; // read by AtTimestamp
     private final QueryLimits limits;
     private final long queryStart;
     private final long queryEnd;
@@ -146,9 +146,9 @@ public final class Evaluator {
     /**
      * {@code e}'s rows for a consumer that reads only the labels {@code names} of them (sorted,
      * distinct; e.g. an aggregation {@code by} those labels): where {@code e} is a selector, or a
-     * one-argument range function of a matrix selector (which passes labels through and reads only the
-     * metric name), its series may carry only those labels (and the name for the function), so the store
-     * converts no others. Any other expression is evaluated as by {@link #evalVector}.
+     * one-argument range function of a matrix selector of one metric name (which passes labels through and
+     * reads only the name; of several names, series could clash once it drops them), its series may carry
+     * only those labels (and the name for the function), so the store converts no others. Any other expression is evaluated as by {@link #evalVector}.
      */
     RowSource evalVectorReading(Expr e, Grid g, List<String> names) {
         Expr inner = Functions.unparen(e);
@@ -156,7 +156,8 @@ public final class Evaluator {
         if (inner instanceof Expr.VectorSelector) {
             keep = names;
         } else if (inner instanceof Expr.Call c && c.args().size() == 1 && RangeFunctions.isRangeFunction(c.function())
-                && !c.function().equals("absent_over_time") && Functions.unparen(c.args().get(0)) instanceof Expr.MatrixSelector) {
+                && !c.function().equals("absent_over_time") && Functions.unparen(c.args().get(0)) instanceof Expr.MatrixSelector ms
+                && (ms.selector().name() != null || delayedNameRemoval)) {
             java.util.TreeSet<String> withName = new java.util.TreeSet<>(names);
             withName.add(Labels.METRIC_NAME);
             keep = List.copyOf(withName);
@@ -215,7 +216,7 @@ public final class Evaluator {
                 List<Row> rows = materialize(vv.src());
                 for (Row row : rows) {
                     if (row.dropName) {
-                        row.labels = row.labels.withoutMetricName();
+                        row.labels = row.labels.withoutMetadata();
                         row.dropName = false;
                     }
                 }
@@ -572,7 +573,7 @@ public final class Evaluator {
             }
             if (hi > lo) {
                 addSamples(hi - lo);
-                Labels l = w.dropName ? w.labels.withoutMetricName() : w.labels;
+                Labels l = w.dropName ? w.labels.withoutMetadata() : w.labels;
                 out.add(new QueryResult.Series(l, Arrays.copyOfRange(w.ts, lo, hi), Arrays.copyOfRange(w.vs, lo, hi), hi - lo));
             }
         }

@@ -1,6 +1,7 @@
 package io.sluice.promql.eval;
 
 import io.sluice.promql.ast.Expr;
+import io.sluice.promql.eval.kernels.GoMath;
 import io.sluice.promql.eval.kernels.MathKernels;
 import io.sluice.promql.labels.Labels;
 import io.sluice.promql.parse.GoStrings;
@@ -91,7 +92,7 @@ final class Functions {
                 }
                 RowSource src;
                 if (a instanceof Expr.VectorSelector vs) {
-                    src = ev.selectVector(vs, g, true);
+                    src = vs.atKind() == Expr.AtKind.NONE ? ev.selectVector(vs, g, true) : AtTimestamp.select(ev, vs, g);
                     return map(src, (r, i, v) -> v, true);
                 }
                 src = ev.evalVector(a, g);
@@ -162,11 +163,11 @@ final class Functions {
             case "abs" -> Math::abs;
             case "ceil" -> Math::ceil;
             case "floor" -> Math::floor;
-            case "exp" -> Math::exp;
+            case "exp" -> GoMath::exp;
             case "sqrt" -> Math::sqrt;
-            case "ln" -> Math::log;
-            case "log2" -> Functions::log2;
-            case "log10" -> Math::log10;
+            case "ln" -> GoMath::log;
+            case "log2" -> MathKernels::log2;
+            case "log10" -> MathKernels::log10;
             case "sin" -> Math::sin;
             case "cos" -> Math::cos;
             case "tan" -> Math::tan;
@@ -190,23 +191,6 @@ final class Functions {
     private static final double LARGE = 1 << 28;
     private static final double NEAR_ZERO = 1.0 / (1 << 28);
 
-    /** log2 as Go computes it: exact for powers of two. */
-    static double log2(double x) {
-        if (Double.isNaN(x) || Double.isInfinite(x) || x <= 0) {
-            return Math.log(x) / Math.log(2);
-        }
-        // frexp: x = frac * 2^exp with frac in [0.5, 1)
-        int exp = Math.getExponent(x) + 1;
-        if (Math.getExponent(x) == Double.MIN_EXPONENT - 1) { // subnormal
-            exp = Math.getExponent(x * 0x1p54) + 1 - 54;
-        }
-        double frac = Math.scalb(x, -exp);
-        if (frac == 0.5) {
-            return exp - 1;
-        }
-        return Math.log(frac) * (1 / LN2) + exp;
-    }
-
     static double asinh(double x) {
         if (Double.isNaN(x) || Double.isInfinite(x)) {
             return x;
@@ -217,9 +201,9 @@ final class Functions {
         }
         double t;
         if (x > LARGE) {
-            t = Math.log(x) + LN2;
+            t = GoMath.log(x) + LN2;
         } else if (x > 2) {
-            t = Math.log(2 * x + 1 / (Math.sqrt(x * x + 1) + x));
+            t = GoMath.log(2 * x + 1 / (Math.sqrt(x * x + 1) + x));
         } else if (x < NEAR_ZERO) {
             t = x;
         } else {
@@ -236,10 +220,10 @@ final class Functions {
             return 0;
         }
         if (x >= LARGE) {
-            return Math.log(x) + LN2;
+            return GoMath.log(x) + LN2;
         }
         if (x > 2) {
-            return Math.log(2 * x - 1 / (x + Math.sqrt(x * x - 1)));
+            return GoMath.log(2 * x - 1 / (x + Math.sqrt(x * x - 1)));
         }
         double t = x - 1;
         return Math.log1p(t + Math.sqrt(2 * t + t * t));
@@ -346,24 +330,6 @@ final class Functions {
         if (scalars.size() > 1) {
             p1 = scalars.get(1);
         }
-        if (fn.equals("quantile_over_time")) {
-            for (double q : p0) {
-                if (Double.isNaN(q) || q < 0 || q > 1) {
-                    ev.warn("PromQL warning: quantile value should be between 0 and 1, got " + FloatOps.formatG(q), args.get(0));
-                    break;
-                }
-            }
-        }
-        if (fn.equals("double_exponential_smoothing")) {
-            for (int i = 0; i < g.n(); i++) {
-                if (p0[i] <= 0 || p0[i] >= 1) {
-                    throw Evaluator.execError("invalid smoothing factor. Expected: 0 < sf < 1, got: " + String.format("%f", p0[i]));
-                }
-                if (p1[i] <= 0 || p1[i] >= 1) {
-                    throw Evaluator.execError("invalid trend factor. Expected: 0 < tf < 1, got: " + String.format("%f", p1[i]));
-                }
-            }
-        }
         Expr arg = args.get(mi);
         Windows w = ev.windows(arg, g);
         int n = g.n();
@@ -395,11 +361,15 @@ final class Functions {
         Row row = new Row(null, false, buf);
         long rangeMs = w.rangeMs;
         RangeFunctions.Kind kind = RangeFunctions.Kind.of(fn);
+        boolean checked = kind == RangeFunctions.Kind.QUANTILE_OVER_TIME || kind == RangeFunctions.Kind.DOUBLE_EXPONENTIAL_SMOOTHING;
         RangeFunctions.Scratch scratch = new RangeFunctions.Scratch();
         return new Evaluator.VecVal(new RowSource() {
             boolean any;
             int maxWindow;
             final WindowFn step = (i, lo, hi, ws, we) -> {
+                if (checked && hi > lo) {
+                    RangeFunctions.checkParameters(ev, kind, fp0[i], fp1 == null ? 0 : fp1[i], args.get(0));
+                }
                 double r = RangeFunctions.apply(kind, w.ts, w.vs, lo, hi, ws, we, rangeMs, g.t(i),
                         fp0 == null ? 0 : fp0[i], fp1 == null ? 0 : fp1[i], scratch);
                 buf[i] = r;

@@ -12,7 +12,8 @@ import java.util.Map;
  * operator that drops the metric name drops it from its own output at once, so what follows sees no
  * name ({@code sum by (__name__)}, {@code label_replace} from {@code __name__}). Series of that output
  * which then share their labels are an error where Prometheus raises it: at the same step, or for a
- * function of a range vector anywhere in the query's range. With the feature on this is a no-op and the
+ * function of a range vector anywhere in the query's range. The metric's {@code __type__} and
+ * {@code __unit__} labels go with its name, as in Prometheus. With the feature on this is a no-op and the
  * evaluator drops names when the query ends.
  */
 final class ImmediateNameRemoval {
@@ -28,17 +29,10 @@ final class ImmediateNameRemoval {
             return v;
         }
         RowSource src = vv.src();
-        if (operandsHaveOneName(e)) {
-            // Each output stems from one input series of one metric: without the name they stay distinct.
-            return new Evaluator.VecVal(() -> {
-                Row r = src.next();
-                if (r != null && r.dropName) {
-                    r.labels = r.labels.withoutMetricName();
-                    r.dropName = false;
-                }
-                return r;
-            });
-        }
+        // Of one metric name, each output stems from one input series: without the name they stay distinct,
+        // unless they differ only in __type__ or __unit__, which go with the name. Rows are checked from the
+        // first that carries one of those on (a clash with an earlier row without them goes unnoticed).
+        boolean[] check = {!operandsHaveOneName(e)};
         // Steps at which each renamed output has a value (only rows that lost their name can clash).
         Map<Labels, long[]> seen = new HashMap<>();
         return new Evaluator.VecVal(() -> {
@@ -46,8 +40,13 @@ final class ImmediateNameRemoval {
             if (r == null || !r.dropName) {
                 return r;
             }
-            r.labels = r.labels.withoutMetricName();
+            Labels dropped = r.labels.withoutMetadata();
+            check[0] |= dropped.size() < r.labels.size() - (r.labels.has(Labels.METRIC_NAME) ? 1 : 0);
+            r.labels = dropped;
             r.dropName = false;
+            if (!check[0]) {
+                return r;
+            }
             long[] steps = new long[anyStep ? 1 : (n + 63) >>> 6];
             for (int i = 0; i < n; i++) {
                 if (!Row.absent(r.v[i])) {

@@ -1,5 +1,6 @@
 package io.sluice.promql.eval;
 
+import io.sluice.promql.ast.Expr;
 import io.sluice.promql.eval.kernels.RangeKernels;
 
 /**
@@ -37,6 +38,29 @@ final class RangeFunctions {
                  "ts_of_max_over_time", "ts_of_min_over_time", "ts_of_last_over_time", "ts_of_first_over_time" -> true;
             default -> false;
         };
+    }
+
+    /**
+     * The checks Prometheus makes of a function's scalar arguments when it calls the function, that is for
+     * a series with samples in a step's window (never for an empty input): quantile_over_time's quantile
+     * (a warning), double_exponential_smoothing's factors (an error).
+     */
+    static void checkParameters(Evaluator ev, Kind fn, double p0, double p1, Expr param) {
+        if (fn == Kind.QUANTILE_OVER_TIME && (Double.isNaN(p0) || p0 < 0 || p0 > 1)) {
+            ev.warn("PromQL warning: quantile value should be between 0 and 1, got " + FloatOps.formatG(p0), param);
+        } else if (fn == Kind.DOUBLE_EXPONENTIAL_SMOOTHING) {
+            if (p0 <= 0 || p0 >= 1) {
+                throw Evaluator.execError("invalid smoothing factor. Expected: 0 < sf < 1, got: " + goFixed(p0));
+            }
+            if (p1 <= 0 || p1 >= 1) {
+                throw Evaluator.execError("invalid trend factor. Expected: 0 < tf < 1, got: " + goFixed(p1));
+            }
+        }
+    }
+
+    /** Go's {@code %f}: six decimals, infinities as {@code +Inf} and {@code -Inf}. */
+    static String goFixed(double v) {
+        return Double.isInfinite(v) ? (v > 0 ? "+Inf" : "-Inf") : String.format(java.util.Locale.ROOT, "%f", v);
     }
 
     /**

@@ -15,6 +15,9 @@ import java.util.TreeMap;
 public final class Labels implements Comparable<Labels> {
     /** The metric name label. */
     public static final String METRIC_NAME = "__name__";
+    /** The metric's type and unit labels, which go where the name goes. */
+    public static final String METRIC_TYPE = "__type__";
+    public static final String METRIC_UNIT = "__unit__";
 
     public static final Labels EMPTY = new Labels(new String[0]);
 
@@ -111,16 +114,38 @@ public final class Labels implements Comparable<Labels> {
         return get(METRIC_NAME);
     }
 
-    /** These labels without {@code __name__}. */
-    public Labels withoutMetricName() {
-        int i = indexOf(METRIC_NAME);
-        if (i < 0) {
+    /**
+     * These labels without the metric's metadata labels {@code __name__}, {@code __type__} and
+     * {@code __unit__}: what Prometheus drops where an operation drops the metric name
+     * ({@code DropReserved(schema.IsMetadataLabel)}), whether or not it keeps type and unit labels.
+     */
+    public Labels withoutMetadata() {
+        int drop = 0;
+        for (int i = 0; i < pairs.length; i += 2) {
+            if (isMetadata(pairs[i])) {
+                drop += 2;
+            }
+        }
+        if (drop == 0) {
             return this;
         }
-        String[] kept = new String[pairs.length - 2];
-        System.arraycopy(pairs, 0, kept, 0, i << 1);
-        System.arraycopy(pairs, (i << 1) + 2, kept, i << 1, kept.length - (i << 1));
-        return kept.length == 0 ? EMPTY : new Labels(kept);
+        if (drop == pairs.length) {
+            return EMPTY;
+        }
+        String[] kept = new String[pairs.length - drop];
+        int k = 0;
+        for (int i = 0; i < pairs.length; i += 2) {
+            if (!isMetadata(pairs[i])) {
+                kept[k++] = pairs[i];
+                kept[k++] = pairs[i + 1];
+            }
+        }
+        return new Labels(kept);
+    }
+
+    /** Whether {@code name} is {@code __name__}, {@code __type__} or {@code __unit__}. */
+    public static boolean isMetadata(String name) {
+        return name.startsWith("__") && (name.equals(METRIC_NAME) || name.equals(METRIC_TYPE) || name.equals(METRIC_UNIT));
     }
 
     /** These labels without the given names. */

@@ -294,12 +294,12 @@ public final class RangeKernels {
         return best;
     }
 
-    /** {@code ts_of_min_over_time}: seconds of the (first) minimum. */
+    /** {@code ts_of_min_over_time}: seconds of the minimum, the last one of equal minima (as Prometheus). */
     public static double tsOfMinOverTime(long[] ts, double[] vs, int lo, int hi) {
         double best = vs[lo];
         long bestT = ts[lo];
         for (int i = lo; i < hi; i++) {
-            if (vs[i] < best || Double.isNaN(best)) {
+            if (vs[i] <= best || Double.isNaN(best)) {
                 best = vs[i];
                 bestT = ts[i];
             }
@@ -307,12 +307,12 @@ public final class RangeKernels {
         return (double) bestT / 1000;
     }
 
-    /** {@code ts_of_max_over_time}: seconds of the (first) maximum. */
+    /** {@code ts_of_max_over_time}: seconds of the maximum, the last one of equal maxima (as Prometheus). */
     public static double tsOfMaxOverTime(long[] ts, double[] vs, int lo, int hi) {
         double best = vs[lo];
         long bestT = ts[lo];
         for (int i = lo; i < hi; i++) {
-            if (vs[i] > best || Double.isNaN(best)) {
+            if (vs[i] >= best || Double.isNaN(best)) {
                 best = vs[i];
                 bestT = ts[i];
             }
