@@ -1,7 +1,6 @@
 package io.sluice.promql.eval;
 
 import io.sluice.promql.ast.Expr;
-import io.sluice.promql.eval.kernels.GoMath;
 import io.sluice.promql.eval.kernels.MathKernels;
 import io.sluice.promql.labels.Labels;
 import io.sluice.promql.parse.GoStrings;
@@ -163,9 +162,9 @@ final class Functions {
             case "abs" -> Math::abs;
             case "ceil" -> Math::ceil;
             case "floor" -> Math::floor;
-            case "exp" -> GoMath::exp;
+            case "exp" -> Math::exp;
             case "sqrt" -> Math::sqrt;
-            case "ln" -> GoMath::log;
+            case "ln" -> Math::log;
             case "log2" -> MathKernels::log2;
             case "log10" -> MathKernels::log10;
             case "sin" -> Math::sin;
@@ -201,9 +200,9 @@ final class Functions {
         }
         double t;
         if (x > LARGE) {
-            t = GoMath.log(x) + LN2;
+            t = Math.log(x) + LN2;
         } else if (x > 2) {
-            t = GoMath.log(2 * x + 1 / (Math.sqrt(x * x + 1) + x));
+            t = Math.log(2 * x + 1 / (Math.sqrt(x * x + 1) + x));
         } else if (x < NEAR_ZERO) {
             t = x;
         } else {
@@ -220,10 +219,10 @@ final class Functions {
             return 0;
         }
         if (x >= LARGE) {
-            return GoMath.log(x) + LN2;
+            return Math.log(x) + LN2;
         }
         if (x > 2) {
-            return GoMath.log(2 * x - 1 / (x + Math.sqrt(x * x - 1)));
+            return Math.log(2 * x - 1 / (x + Math.sqrt(x * x - 1)));
         }
         double t = x - 1;
         return Math.log1p(t + Math.sqrt(2 * t + t * t));

@@ -26,16 +26,17 @@ public final class MathKernels {
     }
 
     /**
-     * {@code log2} as Go's {@code math.Log2}: exact for powers of two, else {@code Log(frac) * (1/Ln2) + exp}
-     * with {@code x = frac * 2^exp}, {@code frac} in [0.5, 1), and Go's {@code Log} ({@link GoMath#log}).
+     * {@code log2} as Go's {@code math.Log2}: exact for powers of two, else {@code ln(frac) * log2(e) + exp}
+     * with {@code x = frac * 2^exp}, {@code frac} in [0.5, 1) (so {@code log2(10)} ends in ...622 as in
+     * Prometheus, not ...626 as {@code ln(x) / ln(2)} gives).
      */
     public static double log2(double x) {
-        if (x == 0 || Double.isInfinite(x) || Double.isNaN(x)) {
-            return GoMath.log(x); // frexp keeps these as they are, with exponent 0
+        if (!(x > 0) || Double.isInfinite(x)) {
+            return Math.log(x) * LOG2_E; // NaN, -Inf for 0, NaN for negatives, +Inf for +Inf
         }
         int exp;
         double frac;
-        if (Math.abs(x) < Double.MIN_NORMAL) { // subnormal: scale into the normal range first
+        if (x < Double.MIN_NORMAL) { // subnormal: scale into the normal range first
             exp = Math.getExponent(x * 0x1p54) + 1 - 54;
             frac = x * 0x1p54 / Math.scalb(1.0, exp + 54);
         } else {
@@ -45,15 +46,14 @@ public final class MathKernels {
         if (frac == 0.5) {
             return exp - 1;
         }
-        return GoMath.log(frac) * LOG2_E + exp;
+        return Math.log(frac) * LOG2_E + exp;
     }
 
     private static final double LOG2_E = 1.4426950408889634074; // 1 / ln 2
-    private static final double LOG10_E = 0.43429448190325182765; // 1 / ln 10
 
-    /** {@code log10} as Go's {@code math.Log10}, {@code Log(x) * (1/Ln10)}: not exact for every power of ten ({@code 1e15}). */
+    /** {@code log10}: Java's is exact for powers of ten, as Prometheus' answers are. */
     public static double log10(double x) {
-        return GoMath.log(x) * LOG10_E;
+        return Math.log10(x);
     }
 
     /** {@code deg}. */
@@ -94,9 +94,18 @@ public final class MathKernels {
         return Math.min(x, y);
     }
 
-    /** The {@code ^} operator: Go's {@code math.Pow} ({@link GoMath#pow}). */
+    /**
+     * The {@code ^} operator as Go's {@code math.Pow}: like {@link Math#pow} except {@code 1^y = 1} and
+     * {@code (-1)^±Inf = 1} for every y, NaN included.
+     */
     public static double pow(double x, double y) {
-        return GoMath.pow(x, y);
+        if (x == 1) {
+            return 1;
+        }
+        if (x == -1 && Double.isInfinite(y)) {
+            return 1;
+        }
+        return Math.pow(x, y);
     }
 
     /** The {@code %} operator as Go's {@code math.Mod} (the sign of the dividend, NaN for a zero divisor). */
