@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	_ "github.com/thanos-io/thanos/pkg/extgrpc" // the gRPC codec a Querier decodes with (gogoproto, no pooling)
 	"github.com/thanos-io/thanos/pkg/store/storepb"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
