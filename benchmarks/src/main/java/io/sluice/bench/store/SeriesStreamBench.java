@@ -53,6 +53,9 @@ public final class SeriesStreamBench {
     private static final com.sun.management.OperatingSystemMXBean OS =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
+    /** The Go client's HTTP/2 windows ({@code --client-window}; 0: grpc-go's own, grown by its BDP estimate). */
+    private static int clientWindow;
+
     private SeriesStreamBench() {
     }
 
@@ -65,6 +68,7 @@ public final class SeriesStreamBench {
         int calls = Integer.parseInt(arg(args, "calls", "20"));
         int batch = Integer.parseInt(arg(args, "batch", "64"));
         String goClient = arg(args, "go-client", null);
+        clientWindow = Integer.parseInt(arg(args, "client-window", "0"));
         boolean checkpoint = Boolean.parseBoolean(arg(args, "checkpoint", "true"));
         long windowMs = Long.parseLong(arg(args, "window-ms", "0"));
         long maxTime = FilledHead.FIRST_MS + rounds * FilledHead.STEP_MS;
@@ -165,7 +169,8 @@ public final class SeriesStreamBench {
                                  int warmup, int calls, int series) throws Exception {
         Process p = new ProcessBuilder(binary, "-addr", address, "-min", Long.toString(minTime),
                 "-max", Long.toString(maxTime), "-batch", Integer.toString(batch),
-                "-warmup", Integer.toString(warmup), "-calls", Integer.toString(calls), "-handshake")
+                "-warmup", Integer.toString(warmup), "-calls", Integer.toString(calls), "-handshake",
+                "-window", Integer.toString(clientWindow))
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
              Writer in = new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8)) {
