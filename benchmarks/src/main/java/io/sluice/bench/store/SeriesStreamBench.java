@@ -44,8 +44,12 @@ import java.util.concurrent.TimeUnit;
  *   -cp benchmarks/target/benchmarks.jar io.sluice.bench.store.SeriesStreamBench \
  *   [--series 10000] [--rounds 480] [--shards 2] [--server-threads 2] [--warmup 5] [--calls 20] \
  *   [--batch 64] [--checkpoint true] [--external-label sluice_instance=a] [--window-ms 600000]
- *   [--go-client /tmp/storeapi-client]
+ *   [--go-client /tmp/storeapi-client [--anchor /tmp/storeapi-server] [--repeat 1] [--client-window 0]]
  * </pre>
+ *
+ * With {@code --anchor PATH} ({@code benchmarks/anchors/storeapi-server}) a Go gRPC StoreAPI server
+ * records this server's answer and replays it; the Go client measures it after this server,
+ * {@code --repeat} times in turn: the ceiling on the machine, in the same run.
  */
 public final class SeriesStreamBench {
     private static final com.sun.management.ThreadMXBean THREADS =
