@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	_ "github.com/thanos-io/thanos/pkg/extgrpc" // the gRPC codec a Querier decodes with (gogoproto, no pooling)
 	"github.com/thanos-io/thanos/pkg/store/storepb"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -71,11 +72,16 @@ func main() {
 	batch := flag.Int64("batch", 64, "response_batch_size (the Querier asks for 64; 0 = one series per response)")
 	warmup := flag.Int("warmup", 5, "calls before measuring")
 	calls := flag.Int("calls", 20, "measured calls")
+	window := flag.Int("window", 0, "HTTP/2 stream and connection window in bytes (0: grpc-go's default, 64 KiB grown by its BDP estimate, as a Querier has)")
 	handshake := flag.Bool("handshake", false, "after the warm-up print \"warm\" and wait for a line on stdin before measuring")
 	flag.Parse()
 
-	conn, err := grpc.NewClient(*addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(math.MaxInt32)))
+	opts := []grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(math.MaxInt32))}
+	if *window > 0 {
+		opts = append(opts, grpc.WithInitialWindowSize(int32(*window)), grpc.WithInitialConnWindowSize(int32(*window)))
+	}
+	conn, err := grpc.NewClient(*addr, opts...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "storeapi-client:", err)
 		os.Exit(1)

@@ -44,14 +44,21 @@ import java.util.concurrent.TimeUnit;
  *   -cp benchmarks/target/benchmarks.jar io.sluice.bench.store.SeriesStreamBench \
  *   [--series 10000] [--rounds 480] [--shards 2] [--server-threads 2] [--warmup 5] [--calls 20] \
  *   [--batch 64] [--checkpoint true] [--external-label sluice_instance=a] [--window-ms 600000]
- *   [--go-client /tmp/storeapi-client]
+ *   [--go-client /tmp/storeapi-client [--anchor /tmp/storeapi-server] [--repeat 1] [--client-window 0]]
  * </pre>
+ *
+ * With {@code --anchor PATH} ({@code benchmarks/anchors/storeapi-server}) a Go gRPC StoreAPI server
+ * records this server's answer and replays it; the Go client measures it after this server,
+ * {@code --repeat} times in turn: the ceiling on the machine, in the same run.
  */
 public final class SeriesStreamBench {
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     private static final com.sun.management.OperatingSystemMXBean OS =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    /** The Go client's HTTP/2 windows ({@code --client-window}; 0: grpc-go's own, grown by its BDP estimate). */
+    private static int clientWindow;
 
     private SeriesStreamBench() {
     }
@@ -65,6 +72,7 @@ public final class SeriesStreamBench {
         int calls = Integer.parseInt(arg(args, "calls", "20"));
         int batch = Integer.parseInt(arg(args, "batch", "64"));
         String goClient = arg(args, "go-client", null);
+        clientWindow = Integer.parseInt(arg(args, "client-window", "0"));
         boolean checkpoint = Boolean.parseBoolean(arg(args, "checkpoint", "true"));
         long windowMs = Long.parseLong(arg(args, "window-ms", "0"));
         long maxTime = FilledHead.FIRST_MS + rounds * FilledHead.STEP_MS;
@@ -91,7 +99,25 @@ public final class SeriesStreamBench {
                     .maxInboundMessageSize(64 << 20).build();
             try {
                 if (goClient != null) {
-                    goClient(goClient, server.port(), minTime, maxTime, batch, warmup, calls, series);
+                    String anchor = arg(args, "anchor", null);
+                    int repeat = Integer.parseInt(arg(args, "repeat", "1"));
+                    Process anchorServer = anchor == null ? null : startAnchor(anchor, server.port(), minTime, maxTime, batch);
+                    try {
+                        String anchorAddress = anchorServer == null ? null : anchorAddress(anchorServer);
+                        for (int r = 0; r < repeat; r++) {
+                            System.out.println("-- Sluice's StoreAPI server, round " + (r + 1) + " of " + repeat);
+                            goClient(goClient, "127.0.0.1:" + server.port(), null, minTime, maxTime, batch, warmup, calls, series);
+                            if (anchorServer != null) {
+                                System.out.println("-- the Go anchor server (" + anchor + "), round " + (r + 1) + " of " + repeat);
+                                goClient(goClient, anchorAddress, anchorServer, minTime, maxTime, batch, warmup, calls, series);
+                            }
+                        }
+                    } finally {
+                        if (anchorServer != null) {
+                            anchorServer.destroy();
+                            anchorServer.waitFor(10, TimeUnit.SECONDS);
+                        }
+                    }
                     return;
                 }
                 StoreGrpc.StoreBlockingStub store = StoreGrpc.newBlockingStub(channel);
@@ -105,6 +131,7 @@ public final class SeriesStreamBench {
                 for (int i = 0; i < warmup; i++) {
                     call(store, request);
                 }
+                Map<Thread, Long> threads0 = cpuByThread();
                 long serverCpu0 = cpuOfThreads("storeapi");
                 long processCpu0 = OS.getProcessCpuTime();
                 long start = System.nanoTime();
@@ -130,6 +157,7 @@ public final class SeriesStreamBench {
                                 + "process %.3f s, total %.3f s = %.2f cores%n", serverCpu / 1e9, serverCpu / (double) total[2],
                         (processCpu - serverCpu) / 1e9, processCpu / 1e9, processCpu / (double) wall);
                 serverCpuPerCall(serverCpu, calls, series);
+                printThreads(threads0, processCpu);
             } finally {
                 channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
                 server.close();
@@ -141,11 +169,12 @@ public final class SeriesStreamBench {
      * Runs the Go client against the server: it warms up, says "warm", measures once told to on stdin
      * and prints one {@code storeapi_client ...} line; the server's CPU is read around the measured part.
      */
-    private static void goClient(String binary, int port, long minTime, long maxTime, int batch, int warmup, int calls, int series)
-            throws Exception {
-        Process p = new ProcessBuilder(binary, "-addr", "127.0.0.1:" + port, "-min", Long.toString(minTime),
+    private static void goClient(String binary, String address, Process anchor, long minTime, long maxTime, int batch,
+                                 int warmup, int calls, int series) throws Exception {
+        Process p = new ProcessBuilder(binary, "-addr", address, "-min", Long.toString(minTime),
                 "-max", Long.toString(maxTime), "-batch", Integer.toString(batch),
-                "-warmup", Integer.toString(warmup), "-calls", Integer.toString(calls), "-handshake")
+                "-warmup", Integer.toString(warmup), "-calls", Integer.toString(calls), "-handshake",
+                "-window", Integer.toString(clientWindow))
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
              Writer in = new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8)) {
@@ -153,12 +182,13 @@ public final class SeriesStreamBench {
             if (!"warm".equals(line)) {
                 throw new IllegalStateException("the Go client did not warm up: " + line);
             }
-            long serverCpu0 = cpuOfThreads("storeapi");
+            Map<Thread, Long> threads0 = cpuByThread();
+            long serverCpu0 = anchor == null ? cpuOfThreads("storeapi") : cpuOfProcess(anchor);
             long processCpu0 = OS.getProcessCpuTime();
             in.write("go\n");
             in.flush();
             line = out.readLine();
-            long serverCpu = cpuOfThreads("storeapi") - serverCpu0;
+            long serverCpu = (anchor == null ? cpuOfThreads("storeapi") : cpuOfProcess(anchor)) - serverCpu0;
             long processCpu = OS.getProcessCpuTime() - processCpu0;
             if (line == null || !line.startsWith("storeapi_client ")) {
                 throw new IllegalStateException("the Go client answered " + line);
@@ -179,15 +209,48 @@ public final class SeriesStreamBench {
                     Long.parseLong(r.get("chunks")) / calls, bytes / calls);
             System.out.printf("%d calls: %,d chunk bytes in %.3f s wall = %.3f GB/s of chunk bytes, %.1f ms/call%n",
                     calls, bytes, wall, bytes / wall / 1e9, wall * 1e3 / calls);
+            if (anchor != null) {
+                System.out.printf("CPU: Go anchor server %.3f s = %.3f s per GB, Go client %.3f s = %.3f s per GB%n",
+                        serverCpu / 1e9, serverCpu / 1e9 / (bytes / 1e9), clientCpu, clientCpu / (bytes / 1e9));
+                return;
+            }
             System.out.printf("CPU: server (storeapi threads) %.3f s = %.3f s per GB, rest of the server JVM %.3f s, "
                             + "Go client %.3f s = %.3f s per GB%n", serverCpu / 1e9, serverCpu / 1e9 / (bytes / 1e9),
                     (processCpu - serverCpu) / 1e9, clientCpu, clientCpu / (bytes / 1e9));
             serverCpuPerCall(serverCpu, calls, series);
+            printThreads(threads0, processCpu);
         } finally {
             if (!p.waitFor(10, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
             }
         }
+    }
+
+    /**
+     * Starts {@code benchmarks/anchors/storeapi-server}: it records the answer of Sluice's server for
+     * the same request, then serves it from Go.
+     */
+    private static Process startAnchor(String binary, int port, long minTime, long maxTime, int batch) throws Exception {
+        return new ProcessBuilder(binary, "-from", "127.0.0.1:" + port, "-min", Long.toString(minTime),
+                "-max", Long.toString(maxTime), "-batch", Integer.toString(batch))
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+
+    /** The anchor's address, from its {@code listening ADDR responses=N bytes=B} line. */
+    private static String anchorAddress(Process anchor) throws Exception {
+        String line = new BufferedReader(new InputStreamReader(anchor.getInputStream(), StandardCharsets.UTF_8)).readLine();
+        if (line == null || !line.startsWith("listening ")) {
+            throw new IllegalStateException("the Go anchor server did not start: " + line);
+        }
+        System.out.println("Go anchor server " + line);
+        return line.split(" ")[1];
+    }
+
+    /** User + system CPU nanoseconds of another process so far (Linux: /proc/PID/stat, in clock ticks of 10 ms). */
+    private static long cpuOfProcess(Process p) throws java.io.IOException {
+        String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", Long.toString(p.pid()), "stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L;
     }
 
     private static void serverCpuPerCall(long serverCpuNanos, int calls, int series) {
@@ -226,6 +289,68 @@ public final class SeriesStreamBench {
             }
         }
         return fallback;
+    }
+
+    private static Map<String, Long> NATIVE_BEFORE = Map.of();
+
+    /** utime + stime ticks of the JVM's own threads (GC, JIT: no Java Thread), by name, from /proc. */
+    private static Map<String, Long> nativeThreadTicks() {
+        Map<String, Long> ticks = new java.util.TreeMap<>();
+        try (var tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/task"))) {
+            for (java.nio.file.Path task : tasks.toList()) {
+                try {
+                    String stat = java.nio.file.Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    ticks.merge(name.replaceAll("[0-9]+$", "#"), Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
+                } catch (java.io.IOException | RuntimeException e) {
+                    // the thread ended
+                }
+            }
+        } catch (java.io.IOException e) {
+            return Map.of();
+        }
+        return ticks;
+    }
+
+    /** CPU nanoseconds used so far by each live thread. */
+    private static Map<Thread, Long> cpuByThread() {
+        NATIVE_BEFORE = nativeThreadTicks();
+        Map<Thread, Long> cpu = new HashMap<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            cpu.put(t, Math.max(0, THREADS.getThreadCpuTime(t.threadId())));
+        }
+        return cpu;
+    }
+
+    /**
+     * The threads that used at least 2 % of the process' CPU since {@code before}, most first; the
+     * rest (GC, JIT, threads that ended) as one figure.
+     */
+    private static void printThreads(Map<Thread, Long> before, long processCpuNanos) {
+        Map<String, Long> nativeBefore = NATIVE_BEFORE;
+        Map<Thread, Long> after = cpuByThread();
+        StringBuilder line = new StringBuilder("CPU by thread:");
+        long named = 0;
+        for (Map.Entry<Thread, Long> e : after.entrySet().stream()
+                .sorted((a, b) -> Long.compare(b.getValue() - before.getOrDefault(b.getKey(), 0L),
+                        a.getValue() - before.getOrDefault(a.getKey(), 0L))).toList()) {
+            long used = e.getValue() - before.getOrDefault(e.getKey(), 0L);
+            named += used;
+            if (used * 50 >= processCpuNanos) {
+                line.append(String.format(" %s %.3f s,", e.getKey().getName(), used / 1e9));
+            }
+        }
+        line.append(String.format(" GC, JIT and the rest %.3f s", (processCpuNanos - named) / 1e9));
+        System.out.println(line);
+        StringBuilder rest = new StringBuilder("of which (/proc, 10 ms ticks):");
+        NATIVE_BEFORE.forEach((name, ticks) -> {
+            long used = ticks - nativeBefore.getOrDefault(name, 0L);
+            if (used >= 5) {
+                rest.append(' ').append(name).append(' ').append(used).append(',');
+            }
+        });
+        System.out.println(rest);
     }
 
     /** CPU nanoseconds used so far by every live thread whose name starts with {@code prefix}. */

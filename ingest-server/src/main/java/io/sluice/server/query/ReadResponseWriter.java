@@ -113,7 +113,7 @@ final class ReadResponseWriter {
         chunks.writeVarint(XOR_ENCODING);
         chunks.writeByte(CHUNK_DATA_TAG);
         chunks.writeVarint(chunk.length());
-        chunks.writeBytes(chunk.bytes(), 0, chunk.length());
+        chunks.writeBytes(chunk.bytes(), chunk.offset(), chunk.length());
     }
 
     /** Bytes of chunks gathered for the current frame. */

@@ -15,8 +15,12 @@ import java.util.Arrays;
  *
  * <pre>
  * buf: [HEADROOM: batch tag + length, written last] [series entry] [series entry] ...
- * series entry: 0x0A len(5 bytes reserved, moved down when the length needs fewer) Series body
+ * series entry: 0x0A len(as many bytes reserved as the previous series' length took) Series body
  * </pre>
+ *
+ * Series of one answer are alike in size, so the length's varint nearly always fits the room the
+ * previous series' took; when it does not, the body is moved (the only copy besides the labels' and
+ * chunks' own).
  *
  * A series is {@link #beginSeries begun}, given its labels (in order) and chunks, then
  * {@link #endSeries ended} (or {@link #dropSeries dropped}). Not thread-safe: one per call thread, reused across
@@ -47,6 +51,7 @@ final class SeriesResponseEncoder {
     private byte[] buf = new byte[INITIAL_BYTES];
     private int pos = HEADROOM;
     private int seriesStart = -1;
+    private int lengthRoom = 2; // bytes reserved for the length of the series begun: the previous one's
     private int batched;
     private int batchSize = 1;
     private final EncodedMessage message = new EncodedMessage();
@@ -63,10 +68,10 @@ final class SeriesResponseEncoder {
     }
 
     void beginSeries() {
-        ensure(1 + MAX_VARINT32);
+        ensure(1 + lengthRoom);
         seriesStart = pos;
         buf[pos] = RESPONSE_SERIES;
-        pos += 1 + MAX_VARINT32;
+        pos += 1 + lengthRoom;
     }
 
     /** A label from UTF-8 bytes; labels must come in the order they are to be served. */
@@ -104,14 +109,16 @@ final class SeriesResponseEncoder {
 
     /** Ends the series begun last: it is now part of the message being built. */
     void endSeries() {
-        int bodyStart = seriesStart + 1 + MAX_VARINT32;
+        int bodyStart = seriesStart + 1 + lengthRoom;
         int length = pos - bodyStart;
         int lengthBytes = varint32Size(length);
-        writeVarint32(buf, seriesStart + 1, length);
-        if (lengthBytes < MAX_VARINT32) {
+        if (lengthBytes != lengthRoom) {
+            ensure(lengthBytes - lengthRoom);
             System.arraycopy(buf, bodyStart, buf, seriesStart + 1 + lengthBytes, length);
-            pos -= MAX_VARINT32 - lengthBytes;
+            pos += lengthBytes - lengthRoom;
+            lengthRoom = lengthBytes;
         }
+        writeVarint32(buf, seriesStart + 1, length);
         seriesStart = -1;
         batched++;
     }

@@ -4,7 +4,13 @@ import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
-import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.IoHandlerFactory;
+import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.ServerChannel;
+import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollIoHandler;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerSocketChannel;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioIoHandler;
 import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,9 +35,10 @@ import org.slf4j.LoggerFactory;
  * frames and writes, and {@code threads} call threads ({@code storeapi-N}) that read the head and
  * encode the responses (a {@code Series} call holds one while it streams). Memory: per call thread
  * one encoder array holding the response being built (a batch of up to {@code response_batch_size}
- * series, sent once it passes 1 MiB; kept for the next call up to 4 MiB); a sorted answer (external
- * labels set) holds every encoded series of the answer until it is sent, bounded by
- * {@code query.max-series} and {@code query.max-samples}. Thread-safety: start on one thread; {@link #close()} from any.
+ * series, sent once it passes 1 MiB; kept for the next call up to 4 MiB) and, per call, up to 1 MiB of
+ * sent responses waiting in gRPC's buffers to be written; the head query's entries (the served label
+ * bytes of each matching series, sorted) for the call's length. Thread-safety: start on one thread;
+ * {@link #close()} from any.
  */
 public final class StoreApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StoreApiServer.class);
@@ -62,11 +69,16 @@ public final class StoreApiServer implements AutoCloseable {
         StoreApiMetrics metrics = new StoreApiMetrics(registry);
         StoreLabels labels = new StoreLabels(options.externalLabels());
         HealthStatusManager health = new HealthStatusManager();
-        EventLoopGroup boss = new NioEventLoopGroup(1, daemonThreads("storeapi-accept"));
-        EventLoopGroup worker = new NioEventLoopGroup(1, daemonThreads("storeapi-io"));
+        // epoll where Netty's native transport loads (Linux x86_64/aarch64): its event loop costs less
+        // per byte written than NIO's selector; NIO elsewhere
+        boolean epoll = Epoll.isAvailable();
+        IoHandlerFactory ioHandlers = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        Class<? extends ServerChannel> channel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, daemonThreads("storeapi-accept"), ioHandlers);
+        EventLoopGroup worker = new MultiThreadIoEventLoopGroup(1, daemonThreads("storeapi-io"), ioHandlers);
         ExecutorService executor = Executors.newFixedThreadPool(threads, daemonThreads("storeapi"));
         NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(options.host(), options.port()))
-                .channelType(NioServerSocketChannel.class)
+                .channelType(channel)
                 .bossEventLoopGroup(boss)
                 .workerEventLoopGroup(worker)
                 .executor(executor)
@@ -94,8 +106,9 @@ public final class StoreApiServer implements AutoCloseable {
         }
         health.setStatus("", io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING);
         StoreApiServer started = new StoreApiServer(server, health, boss, worker, executor);
-        LOG.info("Thanos StoreAPI (gRPC{}) listening on {}:{}, external labels {}",
-                options.tlsCertFile() != null ? ", TLS" : "", options.host(), started.port(), options.externalLabels());
+        LOG.info("Thanos StoreAPI (gRPC{}, {}) listening on {}:{}, external labels {}",
+                options.tlsCertFile() != null ? ", TLS" : "", epoll ? "epoll" : "NIO", options.host(), started.port(),
+                options.externalLabels());
         return started;
     }
 

@@ -57,6 +57,13 @@ final class StoreService {
      */
     private static final long FIRST_PARK_NANOS = 20_000;
     private static final long MAX_PARK_NANOS = 1_000_000;
+    /**
+     * Bytes a {@code Series} call may have queued for the socket before it waits ({@code isReady()}
+     * false). gRPC's default, 32 KiB, is less than one batch of 64 series (~200 KB of 2 h chunks), so
+     * the call thread waited for the event loop to write each batch before encoding the next: the two
+     * took turns. With room for a few batches they overlap; memory per call stays bounded by this.
+     */
+    static final int ON_READY_THRESHOLD_BYTES = 1 << 20;
 
     /** One encoder per call thread, reused by its calls. */
     private static final ThreadLocal<SeriesResponseEncoder> ENCODERS = ThreadLocal.withInitial(SeriesResponseEncoder::new);
@@ -92,6 +99,7 @@ final class StoreService {
     void series(SeriesRequest request, StreamObserver<EncodedMessage> observer) {
         metrics.request("series");
         ServerCallStreamObserver<EncodedMessage> out = (ServerCallStreamObserver<EncodedMessage>) observer;
+        out.setOnReadyThreshold(ON_READY_THRESHOLD_BYTES);
         SeriesResponseEncoder encoder = ENCODERS.get();
         encoder.reset(request.getResponseBatchSize());
         try {
@@ -131,7 +139,7 @@ final class StoreService {
                     }
                     n += chunk.numSamples();
                     if (!skipChunks) {
-                        encoder.chunk(chunk.minTimeMs(), chunk.maxTimeMs(), chunk.bytes(), 0, chunk.length());
+                        encoder.chunk(chunk.minTimeMs(), chunk.maxTimeMs(), chunk.bytes(), chunk.offset(), chunk.length());
                     }
                 }
                 if (n == 0) {

@@ -33,7 +33,6 @@ import io.sluice.server.store.proto.SeriesResponse;
 import io.sluice.server.store.proto.StoreGrpc;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -156,7 +155,7 @@ class StoreApiWireTest {
                 AggrChunk chunk = s.getChunks(c);
                 assertThat(chunk.getRaw().getType()).isEqualTo(Chunk.Encoding.XOR);
                 assertThat(chunk.getRaw().getData().toByteArray())
-                        .isEqualTo(Arrays.copyOf(exact.bytes(), exact.length()));
+                        .isEqualTo(exact.toByteArray());
                 assertThat(chunk.getMinTime()).isEqualTo(exact.minTimeMs());
                 assertThat(chunk.getMaxTime()).isEqualTo(exact.maxTimeMs());
             }

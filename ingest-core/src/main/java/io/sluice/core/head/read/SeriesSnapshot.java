@@ -78,7 +78,7 @@ public final class SeriesSnapshot {
     /**
      * Copies a closed chunk of exactly {@code length} bytes (Prometheus' {@code Bytes()}: its header's
      * count final, the bits after its last sample zero) whose first and last timestamps are known, as
-     * a chunk file holds it: {@link #exactChunk} then copies it without decoding.
+     * a chunk file holds it: {@link #exactChunk} then serves it without decoding.
      */
     public void addExactChunk(MemorySegment page, long offset, int length, long minTimeMs, long maxTimeMs) {
         addChunk(page, offset, length, -1, minTimeMs, maxTimeMs);
@@ -88,7 +88,7 @@ public final class SeriesSnapshot {
      * Copies the first {@code numSamples} samples of an open chunk whose last timestamp is known:
      * the {@code bitLength} bits (header included) its appender had published with that count. The
      * copy is what Prometheus' {@code Bytes()} would return for those samples — the count in its
-     * header, the bits after the last sample zero — so {@link #exactChunk} copies it without decoding.
+     * header, the bits after the last sample zero — so {@link #exactChunk} serves it without decoding.
      */
     public void addOpenChunk(MemorySegment page, long offset, int bitLength, int numSamples, long minTimeMs, long maxTimeMs) {
         int length = (bitLength + Byte.SIZE - 1) / Byte.SIZE;
@@ -224,7 +224,7 @@ public final class SeriesSnapshot {
         int off = chunkOffsets[index];
         int n = chunkSamples[index] >= 0 ? chunkSamples[index] : headerNumSamples(off);
         if (chunkMinTimes[index] <= chunkMaxTimes[index]) {
-            into.set(chunkBytes, off, chunkLengths[index], 0, n, chunkMinTimes[index], chunkMaxTimes[index]);
+            into.set(chunkBytes, off, chunkLengths[index], n, chunkMinTimes[index], chunkMaxTimes[index]);
             return into;
         }
         XorIterator it = into.iterator.reset(chunkBytes, off, chunkLengths[index], n);
@@ -241,42 +241,55 @@ public final class SeriesSnapshot {
                     + it.error() + " at bit " + it.errorBitPosition());
         }
         int length = (int) ((it.bitLength() + Byte.SIZE - 1) / Byte.SIZE);
-        into.set(chunkBytes, off, length, (int) (it.bitLength() % Byte.SIZE), n, first, last);
+        // made exact in place (this copy is the snapshot's own): the count in the header, the bits after the last sample zero
+        chunkBytes[off + XorChunkDescriptor.NUM_SAMPLES_OFFSET] = (byte) (n >>> 8);
+        chunkBytes[off + XorChunkDescriptor.NUM_SAMPLES_OFFSET + 1] = (byte) n;
+        int bitsInLastByte = (int) (it.bitLength() % Byte.SIZE);
+        if (bitsInLastByte != 0) {
+            chunkBytes[off + length - 1] &= (byte) (0xFF << (Byte.SIZE - bitsInLastByte));
+        }
+        into.set(chunkBytes, off, length, n, first, last);
         return into;
     }
 
-    /** One chunk's exact bytes and time range ({@link #exactChunk}); reusable, its buffer grows. */
+    /**
+     * One chunk's exact bytes and time range ({@link #exactChunk}): a view of the snapshot's copy,
+     * valid until the next snapshot into it. Reusable.
+     */
     public static final class ExactChunk {
         private final XorIterator iterator = new XorIterator();
-        private byte[] bytes = new byte[256];
+        private byte[] bytes;
+        private int offset;
         private int length;
         private int numSamples;
         private long minTimeMs;
         private long maxTimeMs;
 
-        void set(byte[] source, int off, int len, int bitsInLastByte, int n, long first, long last) {
-            if (len > bytes.length) {
-                bytes = new byte[Math.max(len, bytes.length * 2)];
-            }
-            System.arraycopy(source, off, bytes, 0, len);
-            bytes[XorChunkDescriptor.NUM_SAMPLES_OFFSET] = (byte) (n >>> 8);
-            bytes[XorChunkDescriptor.NUM_SAMPLES_OFFSET + 1] = (byte) n;
-            if (bitsInLastByte != 0) {
-                bytes[len - 1] &= (byte) (0xFF << (Byte.SIZE - bitsInLastByte));
-            }
+        void set(byte[] source, int off, int len, int n, long first, long last) {
+            bytes = source;
+            offset = off;
             length = len;
             numSamples = n;
             minTimeMs = first;
             maxTimeMs = last;
         }
 
-        /** The chunk is {@code bytes()[0, length())}. */
+        /** The chunk is {@code bytes()[offset(), offset() + length())}. */
         public byte[] bytes() {
             return bytes;
         }
 
+        public int offset() {
+            return offset;
+        }
+
         public int length() {
             return length;
+        }
+
+        /** A copy of the chunk's bytes. */
+        public byte[] toByteArray() {
+            return Arrays.copyOfRange(bytes, offset, offset + length);
         }
 
         public int numSamples() {

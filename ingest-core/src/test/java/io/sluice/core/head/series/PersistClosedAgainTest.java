@@ -8,7 +8,6 @@ import io.sluice.core.memory.MemoryAccounting;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -59,7 +58,7 @@ class PersistClosedAgainTest {
                 snapshot.exactChunk(c, exact);
                 Persisted p = persisted.get(c);
                 assertThat(p.seriesId()).isEqualTo(id);
-                assertThat(p.bytes()).as("chunk %d bytes", c).isEqualTo(Arrays.copyOf(exact.bytes(), exact.length()));
+                assertThat(p.bytes()).as("chunk %d bytes", c).isEqualTo(exact.toByteArray());
                 assertThat(p.numSamples()).isEqualTo(exact.numSamples());
                 assertThat(p.minTimeMs()).isEqualTo(exact.minTimeMs());
                 assertThat(p.maxTimeMs()).isEqualTo(exact.maxTimeMs());

@@ -6,7 +6,6 @@ import io.sluice.core.chunk.ChunkCutPolicy;
 import io.sluice.core.chunk.XorIterator;
 import io.sluice.core.head.read.SeriesSnapshot;
 import io.sluice.core.memory.MemoryAccounting;
-import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -125,7 +124,7 @@ class RunAppendConcurrencyTest {
         SeriesSnapshot.ExactChunk chunk = new SeriesSnapshot.ExactChunk();
         for (int c = 0; c < snapshot.chunkCount(); c++) {
             snapshot.exactChunk(c, chunk); // throws if a chunk does not decode
-            byte[] exact = Arrays.copyOf(chunk.bytes(), chunk.length());
+            byte[] exact = chunk.toByteArray();
             XorIterator it = new XorIterator().reset(exact);
             int n = 0;
             long first = 0;

@@ -116,7 +116,7 @@ class RunAppendPropertyTest {
         for (int c = 0; c < a.chunkCount(); c++) {
             a.exactChunk(c, ca);
             b.exactChunk(c, cb);
-            assertThat(Arrays.copyOf(cb.bytes(), cb.length())).as(as + " chunk " + c).isEqualTo(Arrays.copyOf(ca.bytes(), ca.length()));
+            assertThat(cb.toByteArray()).as(as + " chunk " + c).isEqualTo(ca.toByteArray());
             assertThat(cb.minTimeMs()).isEqualTo(ca.minTimeMs());
             assertThat(cb.maxTimeMs()).isEqualTo(ca.maxTimeMs());
             big += ca.numSamples() == ChunkCutPolicy.MAX_SAMPLES_PER_CHUNK ? 1 : 0;

@@ -7,7 +7,6 @@ import io.sluice.core.head.stats.ShardStats.Counter;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -92,7 +91,7 @@ class ChunkFilesTest {
             shard.snapshot(id, Long.MIN_VALUE, Long.MAX_VALUE, snapshot);
             for (int c = 0; c < snapshot.chunkCount(); c++) {
                 snapshot.exactChunk(c, exact);
-                out.add(Arrays.copyOf(exact.bytes(), exact.length()));
+                out.add(exact.toByteArray());
             }
         }
         return out;

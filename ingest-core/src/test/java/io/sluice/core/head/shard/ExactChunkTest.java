@@ -11,7 +11,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -71,7 +70,7 @@ class ExactChunkTest {
                 List<long[]> part = appended.subList(next, next + chunk.numSamples());
                 assertThat(chunk.minTimeMs()).isEqualTo(part.getFirst()[0]);
                 assertThat(chunk.maxTimeMs()).isEqualTo(part.getLast()[0]);
-                byte[] exact = Arrays.copyOf(chunk.bytes(), chunk.length());
+                byte[] exact = chunk.toByteArray();
                 assertThat(exact).as("chunk %d", c).isEqualTo(encode(part));
                 XorIterator it = new XorIterator().reset(exact);
                 for (long[] sample : part) {

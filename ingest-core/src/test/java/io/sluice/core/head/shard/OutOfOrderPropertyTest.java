@@ -205,7 +205,7 @@ class OutOfOrderPropertyTest {
             for (int c = 0; c < snapshot.chunkCount(); c++) {
                 snapshot.exactChunk(c, chunk);
                 assertThat(chunk.minTimeMs()).as("seed %d chunk %d", seed, c).isGreaterThan(previous);
-                it.reset(MemorySegment.ofArray(chunk.bytes()), 0, chunk.length(), chunk.numSamples());
+                it.reset(MemorySegment.ofArray(chunk.bytes()), chunk.offset(), chunk.length(), chunk.numSamples());
                 while (it.next()) {
                     assertThat(it.timestampMs()).isGreaterThan(previous);
                     previous = it.timestampMs();
