@@ -42,7 +42,7 @@ class RunAppendConcurrencyTest {
             AtomicBoolean done = new AtomicBoolean();
             AtomicLong checked = new AtomicLong();
             try {
-                Future<?> writer = pool.submit(() -> write(store, done));
+                Future<?> writer = pool.submit(() -> write(store, done, checked));
                 Future<?>[] readers = new Future<?>[2];
                 for (int r = 0; r < readers.length; r++) {
                     int seed = r;
@@ -64,7 +64,11 @@ class RunAppendConcurrencyTest {
         }
     }
 
-    private static void write(SeriesStore store, AtomicBoolean done) {
+    /**
+     * Appends every sample; halfway it waits until a reader has checked some (on a loaded machine the
+     * readers may otherwise first run after the writer is done, and then check nothing concurrent).
+     */
+    private static void write(SeriesStore store, AtomicBoolean done, AtomicLong checked) {
         try {
             for (int s = 0; s < SERIES; s++) {
                 byte[] labels = ("series-" + s).getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -76,7 +80,15 @@ class RunAppendConcurrencyTest {
             int[] next = new int[SERIES];
             AppendCounts counts = new AppendCounts();
             int left = SERIES;
+            boolean waited = false;
             while (left > 0) {
+                if (!waited && left <= SERIES / 2) {
+                    waited = true;
+                    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+                    while (checked.get() == 0 && System.nanoTime() < deadline) {
+                        Thread.onSpinWait();
+                    }
+                }
                 int s = random.nextInt(SERIES);
                 if (next[s] == SAMPLES) {
                     continue;
