@@ -346,34 +346,8 @@ final class Aggregations {
                 order.add(grp);
             }
             int si = seriesLabels.size();
-            boolean selectedAny = false;
             grp.series++;
-            for (int i = 0; i < n; i++) {
-                double f = r.v[i];
-                if (Row.absent(f)) {
-                    continue;
-                }
-                long k = (long) param[i];
-                switch (op) {
-                    case LIMIT_RATIO -> {
-                        if (param[i] != 0 && ratioSelected(r.labels, Math.max(-1, Math.min(1, param[i])))) {
-                            grp.push(i, si, f, Long.MAX_VALUE, true);
-                            selectedAny = true;
-                        }
-                    }
-                    case LIMITK -> {
-                        if (k >= 1 && grp.size[i] < k) {
-                            grp.push(i, si, f, k, true);
-                            selectedAny = true;
-                        }
-                    }
-                    default -> {
-                        if (k >= 1) {
-                            selectedAny |= grp.offer(i, si, f, k, top);
-                        }
-                    }
-                }
-            }
+            boolean selectedAny = grp.add(r, si, op, param, top);
             // Labels only of series selected at some step (an index per series, a label set per candidate).
             seriesLabels.add(selectedAny ? r.labels : null);
             seriesDrop.add(r.dropName);
@@ -432,6 +406,41 @@ final class Aggregations {
             vals = new double[n];
             idx = new int[n];
             size = new int[n];
+        }
+
+        /**
+         * Offers row {@code r} (series index {@code si}) at every step; true if it was selected at some.
+         * A method of its own, called per row: the JIT compiles it apart from the row loop.
+         */
+        boolean add(Row r, int si, AggregateOp op, double[] param, boolean top) {
+            boolean selectedAny = false;
+            for (int i = 0; i < n; i++) {
+                double f = r.v[i];
+                if (Row.absent(f)) {
+                    continue;
+                }
+                long k = (long) param[i];
+                switch (op) {
+                    case LIMIT_RATIO -> {
+                        if (param[i] != 0 && ratioSelected(r.labels, Math.max(-1, Math.min(1, param[i])))) {
+                            push(i, si, f, Long.MAX_VALUE, true);
+                            selectedAny = true;
+                        }
+                    }
+                    case LIMITK -> {
+                        if (k >= 1 && size[i] < k) {
+                            push(i, si, f, k, true);
+                            selectedAny = true;
+                        }
+                    }
+                    default -> {
+                        if (k >= 1) {
+                            selectedAny |= offer(i, si, f, k, top);
+                        }
+                    }
+                }
+            }
+            return selectedAny;
         }
 
         private void ensure(long k) {
