@@ -33,6 +33,8 @@ final class Aggregations {
         final boolean[] seen;
         final boolean[] incremental;
         List<double[]> rows; // quantile
+        /** Kahan summation's compensation, passed in and out of {@link FloatOps#kahanInc}. */
+        private final double[] kahan = new double[1];
 
         Acc(Labels labels, int n, AggregateOp op) {
             this.labels = labels;
@@ -45,6 +47,90 @@ final class Aggregations {
             incremental = op == AggregateOp.AVG ? new boolean[n] : null;
             if (op == AggregateOp.QUANTILE) {
                 rows = new ArrayList<>();
+            }
+        }
+
+        /**
+         * Folds one row into this group's accumulators. A method of its own, called per row: the JIT
+         * compiles it apart from the query's row loop, so a new operator recompiles this, not the loop.
+         */
+        void add(Row r, AggregateOp op, int n) {
+            double[] v = r.v;
+            double[] c = kahan;
+            for (int i = 0; i < n; i++) {
+                double f = v[i];
+                if (Row.absent(f)) {
+                    continue;
+                }
+                if (!seen[i]) {
+                    seen[i] = true;
+                    count[i] = 1;
+                    value[i] = f;
+                    if (mean != null) {
+                        mean[i] = f;
+                    }
+                    switch (op) {
+                        case STDDEV, STDVAR -> {
+                            value[i] = (Double.isNaN(f) || Double.isInfinite(f)) ? Double.NaN : 0;
+                        }
+                        case GROUP -> value[i] = 1;
+                        default -> {
+                        }
+                    }
+                    if (r.dropName && !dropName) {
+                        dropName = true;
+                    }
+                    continue;
+                }
+                if (r.dropName) {
+                    dropName = true;
+                }
+                switch (op) {
+                    case SUM -> {
+                        c[0] = comp[i];
+                        value[i] = FloatOps.kahanInc(f, value[i], c);
+                        comp[i] = c[0];
+                    }
+                    case AVG -> {
+                        count[i]++;
+                        double cnt = count[i];
+                        if (!incremental[i]) {
+                            c[0] = comp[i];
+                            double nv = FloatOps.kahanInc(f, value[i], c);
+                            if (!Double.isInfinite(nv)) {
+                                value[i] = nv;
+                                comp[i] = c[0];
+                                break;
+                            }
+                            incremental[i] = true;
+                            mean[i] = value[i] / (cnt - 1);
+                            comp[i] /= cnt - 1;
+                        }
+                        double q = (cnt - 1) / cnt;
+                        c[0] = q * comp[i];
+                        mean[i] = FloatOps.kahanInc(f / cnt, q * mean[i], c);
+                        comp[i] = c[0];
+                    }
+                    case MAX -> {
+                        if (value[i] < f || Double.isNaN(value[i])) {
+                            value[i] = f;
+                        }
+                    }
+                    case MIN -> {
+                        if (value[i] > f || Double.isNaN(value[i])) {
+                            value[i] = f;
+                        }
+                    }
+                    case COUNT -> count[i]++;
+                    case STDDEV, STDVAR -> {
+                        count[i]++;
+                        double delta = f - mean[i];
+                        mean[i] += delta / count[i];
+                        value[i] += delta * (f - mean[i]);
+                    }
+                    default -> {
+                    }
+                }
             }
         }
     }
@@ -87,7 +173,6 @@ final class Aggregations {
         RowSource src = without ? ev.evalVector(a.expr(), g) : ev.evalVectorReading(a.expr(), g, grouping);
         Map<Object, Acc> groups = new HashMap<>();
         List<Acc> order = new ArrayList<>();
-        double[] c = new double[1];
         for (Row r = src.next(); r != null; r = src.next()) {
             Object key = groupKey(r.labels, grouping, without);
             Acc acc = groups.get(key);
@@ -101,82 +186,7 @@ final class Aggregations {
                 acc.rows.add(r.v.clone());
                 ev.addSamples(r.count());
             }
-            double[] v = r.v;
-            for (int i = 0; i < n; i++) {
-                double f = v[i];
-                if (Row.absent(f)) {
-                    continue;
-                }
-                if (!acc.seen[i]) {
-                    acc.seen[i] = true;
-                    acc.count[i] = 1;
-                    acc.value[i] = f;
-                    if (acc.mean != null) {
-                        acc.mean[i] = f;
-                    }
-                    switch (op) {
-                        case STDDEV, STDVAR -> {
-                            acc.value[i] = (Double.isNaN(f) || Double.isInfinite(f)) ? Double.NaN : 0;
-                        }
-                        case GROUP -> acc.value[i] = 1;
-                        default -> {
-                        }
-                    }
-                    if (r.dropName && !acc.dropName) {
-                        acc.dropName = true;
-                    }
-                    continue;
-                }
-                if (r.dropName) {
-                    acc.dropName = true;
-                }
-                switch (op) {
-                    case SUM -> {
-                        c[0] = acc.comp[i];
-                        acc.value[i] = FloatOps.kahanInc(f, acc.value[i], c);
-                        acc.comp[i] = c[0];
-                    }
-                    case AVG -> {
-                        acc.count[i]++;
-                        double cnt = acc.count[i];
-                        if (!acc.incremental[i]) {
-                            c[0] = acc.comp[i];
-                            double nv = FloatOps.kahanInc(f, acc.value[i], c);
-                            if (!Double.isInfinite(nv)) {
-                                acc.value[i] = nv;
-                                acc.comp[i] = c[0];
-                                break;
-                            }
-                            acc.incremental[i] = true;
-                            acc.mean[i] = acc.value[i] / (cnt - 1);
-                            acc.comp[i] /= cnt - 1;
-                        }
-                        double q = (cnt - 1) / cnt;
-                        c[0] = q * acc.comp[i];
-                        acc.mean[i] = FloatOps.kahanInc(f / cnt, q * acc.mean[i], c);
-                        acc.comp[i] = c[0];
-                    }
-                    case MAX -> {
-                        if (acc.value[i] < f || Double.isNaN(acc.value[i])) {
-                            acc.value[i] = f;
-                        }
-                    }
-                    case MIN -> {
-                        if (acc.value[i] > f || Double.isNaN(acc.value[i])) {
-                            acc.value[i] = f;
-                        }
-                    }
-                    case COUNT -> acc.count[i]++;
-                    case STDDEV, STDVAR -> {
-                        acc.count[i]++;
-                        double delta = f - acc.mean[i];
-                        acc.mean[i] += delta / acc.count[i];
-                        acc.value[i] += delta * (f - acc.mean[i]);
-                    }
-                    default -> {
-                    }
-                }
-            }
+            acc.add(r, op, n);
         }
         List<Row> out = new ArrayList<>(order.size());
         double[] scratch = new double[16];
@@ -340,35 +350,8 @@ final class Aggregations {
                 order.add(grp);
             }
             int si = seriesLabels.size();
-            boolean selectedAny = false;
-            double offset = op == AggregateOp.LIMIT_RATIO ? LabelsHash.sampleOffset(r.labels) : 0;
             grp.series++;
-            for (int i = 0; i < n; i++) {
-                double f = r.v[i];
-                if (Row.absent(f)) {
-                    continue;
-                }
-                long k = (long) param[i];
-                switch (op) {
-                    case LIMIT_RATIO -> {
-                        if (param[i] != 0 && ratioSelected(offset, Math.max(-1, Math.min(1, param[i])))) {
-                            grp.push(i, si, f, Long.MAX_VALUE, true);
-                            selectedAny = true;
-                        }
-                    }
-                    case LIMITK -> {
-                        if (k >= 1 && grp.size[i] < k) {
-                            grp.push(i, si, f, k, true);
-                            selectedAny = true;
-                        }
-                    }
-                    default -> {
-                        if (k >= 1) {
-                            selectedAny |= grp.offer(i, si, f, k, top);
-                        }
-                    }
-                }
-            }
+            boolean selectedAny = grp.add(r, si, op, param, top);
             // Labels only of series selected at some step (an index per series, a label set per candidate).
             seriesLabels.add(selectedAny ? r.labels : null);
             seriesDrop.add(r.dropName);
@@ -427,6 +410,42 @@ final class Aggregations {
             vals = new double[n];
             idx = new int[n];
             size = new int[n];
+        }
+
+        /**
+         * Offers row {@code r} (series index {@code si}) at every step; true if it was selected at some.
+         * A method of its own, called per row: the JIT compiles it apart from the row loop.
+         */
+        boolean add(Row r, int si, AggregateOp op, double[] param, boolean top) {
+            boolean selectedAny = false;
+            double offset = op == AggregateOp.LIMIT_RATIO ? LabelsHash.sampleOffset(r.labels) : 0;
+            for (int i = 0; i < n; i++) {
+                double f = r.v[i];
+                if (Row.absent(f)) {
+                    continue;
+                }
+                long k = (long) param[i];
+                switch (op) {
+                    case LIMIT_RATIO -> {
+                        if (param[i] != 0 && ratioSelected(offset, Math.max(-1, Math.min(1, param[i])))) {
+                            push(i, si, f, Long.MAX_VALUE, true);
+                            selectedAny = true;
+                        }
+                    }
+                    case LIMITK -> {
+                        if (k >= 1 && size[i] < k) {
+                            push(i, si, f, k, true);
+                            selectedAny = true;
+                        }
+                    }
+                    default -> {
+                        if (k >= 1) {
+                            selectedAny |= offer(i, si, f, k, top);
+                        }
+                    }
+                }
+            }
+            return selectedAny;
         }
 
         private void ensure(long k) {

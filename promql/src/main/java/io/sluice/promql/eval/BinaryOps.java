@@ -275,12 +275,7 @@ final class BinaryOps {
         // The "one" side must hold at most one series per signature at each step where the other side
         // has a sample (Prometheus matches nothing, so checks nothing, at a step where either side is empty).
         boolean[] dupAt = duplicateSteps(oneIndex, n);
-        boolean oneToOne = vm.card() == Expr.Cardinality.ONE_TO_ONE;
-        boolean cmp = op.isComparison();
-        Map<Labels, boolean[]> matchedOneToOne = new HashMap<>();
-        Map<Labels, Map<Labels, boolean[]>> matchedManyToOne = new HashMap<>();
-        Map<Labels, Row> out = new LinkedHashMap<>();
-        Map<List<Labels>, Labels> resultLabelCache = new HashMap<>();
+        Matching matching = new Matching(ev, op, oneIndex, vm, bool, n);
         for (Row m = many.next(); m != null; m = many.next()) {
             if (dupAt != null) {
                 for (int i = 0; i < n; i++) {
@@ -289,10 +284,47 @@ final class BinaryOps {
                     }
                 }
             }
+            matching.add(m);
+        }
+        return new ArrayList<>(matching.out.values());
+    }
+
+    /**
+     * Matches the "many" side's rows against the indexed "one" side, a row per {@link #add} call: the
+     * JIT compiles the per-row work apart from the loop that pulls the rows (whose inlined row sources
+     * change from query to query), so neither recompiles the other.
+     */
+    private static final class Matching {
+        private final Evaluator ev;
+        private final BinaryOp op;
+        private final Map<Labels, List<Row>> oneIndex;
+        private final Expr.VectorMatching vm;
+        private final boolean bool;
+        private final int n;
+        private final boolean oneToMany;
+        private final boolean oneToOne;
+        private final boolean cmp;
+        private final Map<Labels, boolean[]> matchedOneToOne = new HashMap<>();
+        private final Map<Labels, Map<Labels, boolean[]>> matchedManyToOne = new HashMap<>();
+        final Map<Labels, Row> out = new LinkedHashMap<>();
+
+        Matching(Evaluator ev, BinaryOp op, Map<Labels, List<Row>> oneIndex, Expr.VectorMatching vm, boolean bool, int n) {
+            this.ev = ev;
+            this.op = op;
+            this.oneIndex = oneIndex;
+            this.vm = vm;
+            this.bool = bool;
+            this.n = n;
+            oneToMany = vm.card() == Expr.Cardinality.ONE_TO_MANY;
+            oneToOne = vm.card() == Expr.Cardinality.ONE_TO_ONE;
+            cmp = op.isComparison();
+        }
+
+        void add(Row m) {
             Labels sig = signature(m.labels, vm);
             List<Row> cands = oneIndex.get(sig);
             if (cands == null) {
-                continue;
+                return;
             }
             ev.check();
             // Per candidate of this row, what does not change from step to step: the result's labels,
@@ -326,7 +358,7 @@ final class BinaryOps {
                 }
                 Labels rl = rls[ci];
                 if (rl == null) {
-                    rl = resultLabels(m, o, op, vm, resultLabelCache, oneToMany);
+                    rl = resultLabels(m, o, op, vm);
                     rls[ci] = rl;
                 }
                 boolean[] seen = seens[ci];
@@ -360,7 +392,6 @@ final class BinaryOps {
                 res.v[i] = value;
             }
         }
-        return new ArrayList<>(out.values());
     }
 
     /** The steps at which two series of one signature both have a sample; null if there are none. */
@@ -405,34 +436,20 @@ final class BinaryOps {
         throw new IllegalStateException("no duplicate at step " + i);
     }
 
-    private static Labels resultLabels(Row many, Row one, BinaryOp op, Expr.VectorMatching vm, Map<List<Labels>, Labels> cache,
-                                       boolean oneToMany) {
-        List<Labels> key = List.of(many.labels, one.labels);
-        Labels cached = cache.get(key);
-        if (cached != null) {
-            return cached;
-        }
-        Labels.Builder b = many.labels.toBuilder();
-        if (changesSchema(op)) {
-            b.delete(Labels.METRIC_NAME).delete(Labels.METRIC_TYPE).delete(Labels.METRIC_UNIT);
-        }
+    /**
+     * The labels of a match's result: the "many" side's, without the name when the operator changes it,
+     * cut to the matching labels for one-to-one, with the {@code group_left}/{@code group_right} labels
+     * of the "one" side. Array operations on the sorted labels, no map.
+     */
+    private static Labels resultLabels(Row many, Row one, BinaryOp op, Expr.VectorMatching vm) {
+        Labels l = changesSchema(op) ? many.labels.withoutMetadata() : many.labels;
         if (vm.card() == Expr.Cardinality.ONE_TO_ONE) {
-            if (vm.on()) {
-                Labels kept = b.build().only(vm.labels());
-                b = kept.toBuilder();
-            } else {
-                for (String l : vm.labels()) {
-                    b.delete(l);
-                }
-            }
+            l = vm.on() ? l.only(vm.labels()) : l.without(vm.labels());
         }
-        for (String l : vm.include()) {
-            String v = one.labels.get(l);
-            b.set(l, v);
+        for (String name : vm.include()) {
+            l = l.with(name, one.labels.get(name));
         }
-        Labels res = b.build();
-        cache.put(key, res);
-        return res;
+        return l;
     }
 
     /** Go's labels.String(): {a="b", c="d"} with every label inside the braces. */

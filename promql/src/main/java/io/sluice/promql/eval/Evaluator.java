@@ -221,7 +221,7 @@ public final class Evaluator {
                     }
                 }
                 if (instant) {
-                    Set<Labels> seen = new java.util.HashSet<>();
+                    Set<Labels> seen = java.util.HashSet.newHashSet(rows.size());
                     List<QueryResult.Series> out = new ArrayList<>(rows.size());
                     for (Row row : rows) {
                         if (!seen.add(row.labels)) {

@@ -148,6 +148,41 @@ public final class Labels implements Comparable<Labels> {
         return name.startsWith("__") && (name.equals(METRIC_NAME) || name.equals(METRIC_TYPE) || name.equals(METRIC_UNIT));
     }
 
+    /**
+     * These labels with {@code name} set to {@code value}, or without it when {@code value} is empty
+     * (as {@link Builder#set}): one array copy, no map.
+     */
+    public Labels with(String name, String value) {
+        int i = indexOf(name);
+        if (value == null || value.isEmpty()) {
+            if (i < 0) {
+                return this;
+            }
+            String[] kept = new String[pairs.length - 2];
+            System.arraycopy(pairs, 0, kept, 0, i << 1);
+            System.arraycopy(pairs, (i << 1) + 2, kept, i << 1, kept.length - (i << 1));
+            return kept.length == 0 ? EMPTY : new Labels(kept);
+        }
+        if (i >= 0) {
+            if (pairs[(i << 1) + 1].equals(value)) {
+                return this;
+            }
+            String[] replaced = pairs.clone();
+            replaced[(i << 1) + 1] = value;
+            return new Labels(replaced);
+        }
+        int at = 0;
+        while (at < pairs.length && pairs[at].compareTo(name) < 0) {
+            at += 2;
+        }
+        String[] grown = new String[pairs.length + 2];
+        System.arraycopy(pairs, 0, grown, 0, at);
+        grown[at] = name;
+        grown[at + 1] = value;
+        System.arraycopy(pairs, at, grown, at + 2, pairs.length - at);
+        return new Labels(grown);
+    }
+
     /** These labels without the given names. */
     public Labels without(Collection<String> names) {
         List<String> kept = new ArrayList<>(pairs.length);

@@ -24,4 +24,20 @@ class LabelsTest {
         assertThat(Labels.ofSorted(new String[] {"b", "1", "\uFFFD", "3", "\uD83D\uDE00", "2"}).toString())
                 .isEqualTo(Labels.of("b", "1", "\uD83D\uDE00", "2", "\uFFFD", "3").toString());
     }
+
+    @Test
+    void withSetsReplacesOrDeletesOneLabelAsTheBuilderDoes() {
+        Labels l = Labels.of("__name__", "x", "job", "j", "zone", "z");
+        for (String[] change : new String[][] {
+            {"a", "1"}, {"k", "2"}, {"zz", "3"}, {"job", "other"}, {"job", "j"}, {"job", ""}, {"missing", ""}, {"__name__", ""}}) {
+            Labels expected = l.toBuilder().set(change[0], change[1]).build();
+            assertThat(l.with(change[0], change[1])).as("with(%s, %s)", change[0], change[1])
+                    .isEqualTo(expected).hasSameHashCodeAs(expected);
+            assertThat(l.with(change[0], change[1]).toString()).isEqualTo(expected.toString());
+        }
+        assertThat(l.with("job", "j")).isSameAs(l);
+        assertThat(Labels.of("a", "1").with("a", "")).isSameAs(Labels.EMPTY);
+        assertThat(l.withoutMetadata()).isEqualTo(Labels.of("job", "j", "zone", "z"));
+        assertThat(l).isEqualTo(Labels.of("__name__", "x", "job", "j", "zone", "z")); // unchanged
+    }
 }
