@@ -13,7 +13,9 @@ Prints one table row per query and writes all figures as JSON (--json).
 
 With several PIDs for the Sluice side (a Thanos Querier over Sluice instances: the Querier's URL, then the
 Querier's and the instances' PIDs) its CPU and memory are the sums over those processes; --sluice-name names
-that side in the output.
+that side in the output. --anchor URL:PID[,PID...] adds a third side timed in the same alternation (e.g. the
+same Querier over a Thanos Sidecar in front of the same Prometheus: the Querier URL, then the PIDs of that Querier,
+the Sidecar and Prometheus), its answers checked against Prometheus' too; --anchor-name names it.
 """
 import argparse
 import json
@@ -121,6 +123,8 @@ def main():
     ap.add_argument("--prom", required=True, help="URL:PID of Prometheus, e.g. http://127.0.0.1:9090:1234")
     ap.add_argument("--sluice", required=True, help="URL:PID[,PID...] of Sluice (or of a Thanos Querier over Sluice instances)")
     ap.add_argument("--sluice-name", default="sluice", help="the Sluice side's name in the output")
+    ap.add_argument("--anchor", help="URL:PID[,PID...] of a third side, e.g. a Thanos Querier over a Sidecar of the Prometheus")
+    ap.add_argument("--anchor-name", default="anchor", help="the third side's name in the output")
     ap.add_argument("--start", type=float, required=True)
     ap.add_argument("--end", type=float, required=True)
     ap.add_argument("--step", type=float, default=15)
@@ -130,13 +134,15 @@ def main():
     ap.add_argument("--json", help="write every figure here")
     args = ap.parse_args()
     servers = {}
-    for name, spec in (("prometheus", args.prom), ("sluice", args.sluice)):
+    sides = [("prometheus", args.prom), ("sluice", args.sluice)] + ([("anchor", args.anchor)] if args.anchor else [])
+    names = {"prometheus": "prometheus", "sluice": args.sluice_name, "anchor": args.anchor_name}
+    for name, spec in sides:
         base, _, pids = spec.rpartition(":")
         servers[name] = (base, [int(p) for p in pids.split(",")])
     only = set(args.only.split(",")) if args.only else None
     baseline = {n: memory_mb(pid) for n, (_, pid) in servers.items()}
     for n, m in baseline.items():
-        print(f"{args.sluice_name if n == 'sluice' else n}: before the queries VmRSS {m['VmRSS']:.0f} MB, VmHWM {m['VmHWM']:.0f} MB")
+        print(f"{names[n]}: before the queries VmRSS {m['VmRSS']:.0f} MB, VmHWM {m['VmHWM']:.0f} MB")
     rows, ok = [], True
     for qname, query in QUERIES:
         if only and qname not in only:
@@ -145,10 +151,16 @@ def main():
             label = f"{qname} {kind}"
             urls = {n: url_of(b, kind, query, args) for n, (b, _) in servers.items()}
             answers = {n: fetch(u)[1] for n, u in urls.items()}
-            try:
-                diff = compare(answers["prometheus"], answers["sluice"])
-            except ValueError as e:
-                diff = str(e)
+            diff = None
+            for other in [n for n in servers if n != "prometheus"]:
+                try:
+                    d = compare(answers["prometheus"], answers[other])
+                except ValueError as e:
+                    d = str(e)
+                if not isinstance(d, tuple):
+                    diff = f"{names[other]}: {d}"
+                    break
+                diff = diff or d
             if isinstance(diff, tuple):
                 _, nseries, npoints = diff
                 check = f"same ({nseries} series, {npoints} points)"
@@ -193,14 +205,21 @@ def main():
               f"{p['wall_median_s'] / s['wall_median_s']:7.2f}x "
               f"{(p['cpu_per_query_s'] / s['cpu_per_query_s']) if s['cpu_per_query_s'] else float('inf'):8.2f}x "
               f"{p['VmHWM']:8.0f} {s['VmHWM']:10.0f}")
-    if len(servers["sluice"][1]) > 1:
-        print(f"{args.sluice_name}: CPU ms per query by process (PIDs {', '.join(map(str, servers['sluice'][1]))})")
+    if "anchor" in servers:
+        print(f"{names['anchor']}: wall = median ms, CPU ms per query (summed over its processes); ratio = its wall / "
+              f"Prometheus wall; {names['sluice']} / {names['anchor']} = the two walls' ratio")
         for r in rows:
-            by_pid = r["sluice"]["cpu_per_query_s_by_pid"].values()
+            p, s, a = r["prometheus"], r["sluice"], r["anchor"]
+            print(f"{r['name']:34} {r['kind']:7} {a['wall_median_s'] * 1e3:9.1f} {a['cpu_per_query_s'] * 1e3:8.0f} "
+                  f"{a['wall_median_s'] / p['wall_median_s']:7.2f}x {s['wall_median_s'] / a['wall_median_s']:7.2f}x")
+    for n in [n for n in servers if n != "prometheus" and len(servers[n][1]) > 1]:
+        print(f"{names[n]}: CPU ms per query by process (PIDs {', '.join(map(str, servers[n][1]))})")
+        for r in rows:
+            by_pid = r[n]["cpu_per_query_s_by_pid"].values()
             print(f"{r['name']:34} {r['kind']:7} " + " ".join(f"{c * 1e3:8.0f}" for c in by_pid))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"sluice_side": args.sluice_name, "baseline": baseline, "runs": args.runs, "warmup": args.warmup, "start": args.start, "end": args.end,
+            json.dump({"sluice_side": args.sluice_name, "anchor_side": args.anchor_name if args.anchor else None, "baseline": baseline, "runs": args.runs, "warmup": args.warmup, "start": args.start, "end": args.end,
                        "step": args.step, "rows": rows}, f, indent=1)
     # The query Sluice is slowest on next to Prometheus (the lowest speed-up): the flame graph's subject.
     slowest = min(rows, key=lambda r: r["prometheus"]["wall_median_s"] / r["sluice"]["wall_median_s"])
