@@ -5,6 +5,7 @@ import io.sluice.core.index.Matcher;
 import io.sluice.core.labels.LabelsView;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.roaringbitmap.PeekableIntIterator;
@@ -12,7 +13,7 @@ import org.roaringbitmap.RoaringBitmap;
 
 /**
  * The result of a query over a head's shards ({@code Head.query}): the matching series of all
- * shards in label order, each read as a consistent {@link SeriesSnapshot} when the cursor reaches
+ * shards in label order (put in order with the head's {@link LabelOrder}), each read as a consistent {@link SeriesSnapshot} when the cursor reaches
  * it (so a long result does not hold every series' chunks in memory at once). Not thread-safe: one
  * per reading thread.
  */
@@ -24,7 +25,9 @@ public final class HeadQuery {
     private final SeriesSnapshot snapshot = new SeriesSnapshot();
     private int cursor = -1;
 
-    private record Entry(int shard, int id, byte[] labels) {
+    /** A series of the result: its shard, id and, when they were needed for a sort, its (served) labels. */
+    record Entry(int shard, int id, byte[] labels) {
+        static final Comparator<Entry> ORDER = (x, y) -> compareCanonical(x.labels, y.labels);
     }
 
     private HeadQuery(Shard[] shards, long minTimeMs, long maxTimeMs, List<Entry> entries) {
@@ -37,26 +40,56 @@ public final class HeadQuery {
     /**
      * Selects in every shard and keeps the series whose first..last timestamps meet the range, read
      * from the series struct (no chunk is copied here: each series is snapshotted once, in
-     * {@link #next()}); only their labels are copied, for the sort.
+     * {@link #next()}), and puts them in label order: the series {@code order} covers by sorting their
+     * ranks, the others by their labels, merged in. Labels are copied here only when a sort by labels
+     * needs them (series the order does not cover yet, or {@code relabel}); else {@link #next()} copies
+     * them into the snapshot's own buffer.
      *
      * @param relabel null, or what to make of each series' canonical labels before the sort: the
-     *     series are then sorted by, and read with, the labels it returns (canonical encoding)
+     *     series are then sorted by, and read with, the labels it returns (canonical encoding). The
+     *     order by own labels is the usual order of the served ones, so that sort meets one sorted run
+     *     (TimSort: n - 1 comparisons) unless the relabelling reorders some series
      */
-    public static HeadQuery run(Shard[] shards, long minTimeMs, long maxTimeMs, UnaryOperator<byte[]> relabel,
-            Matcher... matchers) {
-        List<Entry> entries = new ArrayList<>();
+    public static HeadQuery run(Shard[] shards, LabelOrder order, long minTimeMs, long maxTimeMs,
+            UnaryOperator<byte[]> relabel, Matcher... matchers) {
+        LabelOrder.Snapshot known = order.current();
+        int[] ranks = new int[64];
+        int ranked = 0;
+        List<Entry> uncovered = new ArrayList<>();
         for (int s = 0; s < shards.length; s++) {
             Shard shard = shards[s];
             RoaringBitmap ids = shard.labelIndex().select(matchers);
             for (PeekableIntIterator it = ids.getIntIterator(); it.hasNext(); ) {
                 int id = it.next();
                 if (shard.mayOverlap(id, minTimeMs, maxTimeMs)) {
-                    byte[] labels = shard.labelsCopy(id);
-                    entries.add(new Entry(s, id, relabel == null ? labels : relabel.apply(labels)));
+                    int rank = known.rank(s, id);
+                    if (rank >= 0) {
+                        if (ranked == ranks.length) {
+                            ranks = Arrays.copyOf(ranks, ranked * 2);
+                        }
+                        ranks[ranked++] = rank;
+                    } else {
+                        uncovered.add(new Entry(s, id, shard.labelsCopy(id)));
+                    }
                 }
             }
         }
-        entries.sort((x, y) -> compareCanonical(x.labels, y.labels));
+        Arrays.sort(ranks, 0, ranked);
+        boolean byLabels = relabel != null || !uncovered.isEmpty();
+        List<Entry> entries = new ArrayList<>(ranked + uncovered.size());
+        for (int i = 0; i < ranked; i++) {
+            int s = known.shard(ranks[i]);
+            int id = known.id(ranks[i]);
+            entries.add(new Entry(s, id, byLabels ? shards[s].labelsCopy(id) : null));
+        }
+        entries.addAll(uncovered);
+        if (relabel != null) {
+            entries.replaceAll(e -> new Entry(e.shard, e.id, relabel.apply(e.labels)));
+        }
+        if (byLabels) {
+            entries.sort(Entry.ORDER); // TimSort: the ranked series are one sorted run already
+        }
+        order.uncoveredMet(known, uncovered.size());
         return new HeadQuery(shards, minTimeMs, maxTimeMs, entries);
     }
 
@@ -137,7 +170,7 @@ public final class HeadQuery {
     public boolean next() {
         while (++cursor < entries.size()) {
             Entry e = entries.get(cursor);
-            shards[e.shard].snapshot(e.id, minTimeMs, maxTimeMs, snapshot, e.labels); // labels copied once, for the sort
+            shards[e.shard].snapshot(e.id, minTimeMs, maxTimeMs, snapshot, e.labels); // null: copied into the snapshot
             if (snapshot.chunkCount() > 0) {
                 return true;
             }

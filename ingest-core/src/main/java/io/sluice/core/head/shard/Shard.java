@@ -421,7 +421,10 @@ public final class Shard implements AutoCloseable {
         store.snapshot(id, minTimeMs, maxTimeMs, into);
     }
 
-    /** {@link #snapshot}, referring to {@code labels}, the series' canonical labels the caller copied already. Any thread. */
+    /**
+     * {@link #snapshot}, referring to {@code labels}, the series' canonical labels the caller copied already
+     * (null: copied into the snapshot's own buffer). Any thread.
+     */
     public void snapshot(int id, long minTimeMs, long maxTimeMs, SeriesSnapshot into, byte[] labels) {
         store.snapshot(id, minTimeMs, maxTimeMs, into, labels);
     }

@@ -1,0 +1,115 @@
+package io.sluice.core.head.read;
+
+import io.sluice.core.head.shard.Shard;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Every series of a head's shards in label order ({@link HeadQuery#compareCanonical}), kept between
+ * queries, so that a query puts its series in order by sorting their ranks (ints) instead of their
+ * labels. Series ids only grow and a series' labels never change, so an order once made stays true
+ * for the series it covers (ids below each shard's count when it was made); a query sorts the series
+ * created since by their labels and merges them in ({@link HeadQuery}). When a query meets many such
+ * series and they are a noticeable part of the head, the order is made again on a background virtual
+ * thread, starting from the previous order (one run, already sorted) plus the new series: a merge,
+ * not a full sort. Costs 12 bytes per series (a rank per id and the order itself). Thread-safe: the
+ * order is an immutable snapshot behind a volatile field.
+ */
+public final class LabelOrder {
+    /** A query that had to sort at least this many uncovered series asks for a new order. */
+    static final int REBUILD_MIN_UNCOVERED = 64;
+
+    private final Shard[] shards;
+    private final AtomicBoolean rebuilding = new AtomicBoolean();
+    private volatile Snapshot current;
+
+    /**
+     * One order: {@code covered[s]} series of shard {@code s} (ids below it), {@code rank[s][id]} the
+     * position of series {@code id} of shard {@code s} in {@code order}, whose entries are
+     * {@code shard << 32 | id}.
+     */
+    record Snapshot(int[] covered, int[][] rank, long[] order) {
+        /** The rank of series {@code id} of {@code shard}, or -1 if this order does not cover it. */
+        int rank(int shard, int id) {
+            return id < covered[shard] ? rank[shard][id] : -1;
+        }
+
+        int shard(int rank) {
+            return (int) (order[rank] >>> 32);
+        }
+
+        int id(int rank) {
+            return (int) order[rank];
+        }
+    }
+
+    public LabelOrder(Shard[] shards) {
+        this.shards = shards;
+        this.current = new Snapshot(new int[shards.length], new int[shards.length][0], new long[0]);
+    }
+
+    /** The order as it is now (it may cover fewer series than the shards hold). Any thread. */
+    Snapshot current() {
+        return current;
+    }
+
+    /**
+     * Called by a query that sorted {@code uncovered} series by their labels: when they are many and the
+     * series the order does not cover are at least an eighth of those it does, starts making a new order
+     * on a virtual thread (unless one is being made). Any thread.
+     */
+    void uncoveredMet(Snapshot seen, int uncovered) {
+        if (uncovered < REBUILD_MIN_UNCOVERED || seen != current) {
+            return;
+        }
+        long covered = seen.order.length;
+        long missing = 0;
+        for (int s = 0; s < shards.length; s++) {
+            missing += shards[s].seriesCount() - seen.covered[s];
+        }
+        if (missing * 8 >= covered && rebuilding.compareAndSet(false, true)) {
+            Thread.ofVirtual().name("label-order").start(() -> {
+                try {
+                    rebuild();
+                } finally {
+                    rebuilding.set(false);
+                }
+            });
+        }
+    }
+
+    /** Makes the order over every series the shards hold now and publishes it. Any thread, one at a time. */
+    void rebuild() {
+        Snapshot old = current;
+        int[] covered = new int[shards.length];
+        int total = 0;
+        for (int s = 0; s < shards.length; s++) {
+            covered[s] = shards[s].seriesCount();
+            total += covered[s];
+        }
+        List<HeadQuery.Entry> all = new ArrayList<>(total);
+        for (long packed : old.order) { // one sorted run
+            int s = (int) (packed >>> 32);
+            int id = (int) packed;
+            all.add(new HeadQuery.Entry(s, id, shards[s].labelsCopy(id)));
+        }
+        for (int s = 0; s < shards.length; s++) {
+            for (int id = old.covered[s]; id < covered[s]; id++) {
+                all.add(new HeadQuery.Entry(s, id, shards[s].labelsCopy(id)));
+            }
+        }
+        all.sort(HeadQuery.Entry.ORDER); // TimSort: the old run is found as is, the new series merged in
+        long[] order = new long[total];
+        int[][] rank = new int[shards.length][];
+        for (int s = 0; s < shards.length; s++) {
+            rank[s] = new int[covered[s]];
+        }
+        for (int r = 0; r < total; r++) {
+            HeadQuery.Entry e = all.get(r);
+            order[r] = (long) e.shard() << 32 | e.id();
+            rank[e.shard()][e.id()] = r;
+        }
+        current = new Snapshot(covered, rank, order);
+    }
+}
