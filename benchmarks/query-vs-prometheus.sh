@@ -21,6 +21,7 @@
 # Querier (same flags) over a Thanos Sidecar in front of the same Prometheus (which then has the external
 # label sluice_instance=prometheus, as a Sidecar requires); its CPU and VmHWM are summed over that Querier, the
 # Sidecar and Prometheus. What a Querier over any StoreAPI store costs next to Prometheus alone.
+# With --thanos the Queriers' own metrics split each query's wall: HTTP handler time and Series call time.
 #
 # --only: some of the queries by name (sum_rate, hist_quantile, topk, group_left, regex_count).
 # Defaults: 10000 series, 10 runs after 20 warm-up runs (the JIT compiles the query path meanwhile), D=/tmp/sluice-query-bench (deleted at the end unless
@@ -193,6 +194,7 @@ status=0
 side=sluice suffix=""
 if [ "$thanos" = 1 ]; then side="thanos-querier+3-sluice" suffix="-thanos"; [ "$thanos_engine" = prometheus ] || suffix="-thanos-$thanos_engine"; fi
 if [ "$sidecar" = 1 ]; then suffix="$suffix-sidecar"; fi
+if [ "$thanos" = 1 ]; then anchor+=(--querier-split); fi
 python3 benchmarks/query_vs_prometheus.py --prom "http://127.0.0.1:$prom_port:$prom_pid" \
   --sluice "$sluice_spec" --sluice-name "$side" --start "$start" --end "$end" --step 15 \
   --runs "$runs" --warmup "$warmup" "${only[@]}" "${anchor[@]}" --json "$dir/result.json" | tee "$dir/result.txt" || status=1

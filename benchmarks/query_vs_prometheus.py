@@ -16,6 +16,9 @@ Querier's and the instances' PIDs) its CPU and memory are the sums over those pr
 that side in the output. --anchor URL:PID[,PID...] adds a third side timed in the same alternation (e.g. the
 same Querier over a Thanos Sidecar in front of the same Prometheus: the Querier URL, then the PIDs of that Querier,
 the Sidecar and Prometheus), its answers checked against Prometheus' too; --anchor-name names it.
+--querier-split: the sides other than Prometheus are Thanos Queriers; their /metrics, read before and after each
+query's timed runs, split its wall: the Querier's HTTP handler time and its StoreAPI Series calls (client side,
+from the call to the stream's end; the calls to the stores run in parallel) per query.
 """
 import argparse
 import json
@@ -54,6 +57,22 @@ def memory_mb(pids):
                 key, _, rest = line.partition(":")
                 if key in ("VmHWM", "VmRSS"):
                     out[key] += int(rest.split()[0]) / 1024
+    return out
+
+
+SPLIT = {"handler": 'http_request_duration_seconds_%s{code="200",handler="%s"',
+         "series": 'grpc_client_handling_seconds_%s{grpc_method="Series"'}
+
+
+def querier_split(base, kind):
+    """The sums and counts of a Thanos Querier's HTTP handler durations (query or query_range) and Series calls."""
+    with urllib.request.urlopen(base + "/metrics", timeout=60) as r:
+        lines = r.read().decode().splitlines()
+    out = {}
+    for key, pattern in SPLIT.items():
+        for stat in ("sum", "count"):
+            prefix = pattern % ((stat, "query" if kind == "instant" else "query_range") if key == "handler" else stat)
+            out[f"{key}_{stat}"] = sum(float(l.rsplit(" ", 1)[1]) for l in lines if l.startswith(prefix))
     return out
 
 
@@ -125,6 +144,7 @@ def main():
     ap.add_argument("--sluice-name", default="sluice", help="the Sluice side's name in the output")
     ap.add_argument("--anchor", help="URL:PID[,PID...] of a third side, e.g. a Thanos Querier over a Sidecar of the Prometheus")
     ap.add_argument("--anchor-name", default="anchor", help="the third side's name in the output")
+    ap.add_argument("--querier-split", action="store_true", help="split the Queriers' wall with their /metrics")
     ap.add_argument("--start", type=float, required=True)
     ap.add_argument("--end", type=float, required=True)
     ap.add_argument("--step", type=float, default=15)
@@ -173,6 +193,8 @@ def main():
                 for n in servers:
                     fetch(urls[n])
             walls = {n: [] for n in servers}
+            queriers = [n for n in servers if n != "prometheus"] if args.querier_split else []
+            split0 = {n: querier_split(servers[n][0], kind) for n in queriers}
             cpu = {n: 0.0 for n in servers}
             per_process = {n: [0.0] * len(pids) for n, (_, pids) in servers.items()}
             for _ in range(args.runs):
@@ -183,6 +205,13 @@ def main():
                         per_process[n][i] += cpu_seconds([p]) - c0[i]
                     cpu[n] = sum(per_process[n])
                     walls[n].append(wall)
+            split = {}
+            for n in queriers:
+                after = querier_split(servers[n][0], kind)
+                d = {k: after[k] - split0[n][k] for k in after}
+                split[n] = {"handler_ms": 1e3 * d["handler_sum"] / max(d["handler_count"], 1),
+                            "series_call_ms": 1e3 * d["series_sum"] / max(d["series_count"], 1),
+                            "series_calls_per_query": d["series_count"] / args.runs}
             row = {"query": query, "name": qname, "kind": kind, "url": urls["sluice"], "check": check, "series": nseries,
                    "points": npoints, "bytes": {n: len(a) for n, a in answers.items()}}
             for n, (_, pid) in servers.items():
@@ -190,6 +219,8 @@ def main():
                           "cpu_per_query_s": cpu[n] / args.runs,
                           "cpu_per_query_s_by_pid": {str(p): c / args.runs for p, c in zip(pid, per_process[n])},
                           **memory_mb(pid)}
+                if n in split:
+                    row[n]["querier_split"] = split[n]
             rows.append(row)
     print()
     print(f"{args.runs} runs each after {args.warmup} warm-up, alternating; wall = median ms, CPU = server CPU ms per query "
@@ -212,6 +243,12 @@ def main():
             p, s, a = r["prometheus"], r["sluice"], r["anchor"]
             print(f"{r['name']:34} {r['kind']:7} {a['wall_median_s'] * 1e3:9.1f} {a['cpu_per_query_s'] * 1e3:8.0f} "
                   f"{a['wall_median_s'] / p['wall_median_s']:7.2f}x {s['wall_median_s'] / a['wall_median_s']:7.2f}x")
+    if args.querier_split:
+        print("Querier split (mean per query over the timed runs): HTTP handler ms / Series call ms (calls per query)")
+        for r in rows:
+            print(f"{r['name']:34} {r['kind']:7} " + "   ".join(
+                f"{names[n]}: {r[n]['querier_split']['handler_ms']:7.1f} / {r[n]['querier_split']['series_call_ms']:6.1f} "
+                f"({r[n]['querier_split']['series_calls_per_query']:.1f})" for n in servers if n != "prometheus"))
     for n in [n for n in servers if n != "prometheus" and len(servers[n][1]) > 1]:
         print(f"{names[n]}: CPU ms per query by process (PIDs {', '.join(map(str, servers[n][1]))})")
         for r in rows:
