@@ -53,8 +53,9 @@ public final class HeadQuery {
     public static HeadQuery run(Shard[] shards, LabelOrder order, long minTimeMs, long maxTimeMs,
             UnaryOperator<byte[]> relabel, Matcher... matchers) {
         LabelOrder.Snapshot known = order.current();
-        int[] ranks = new int[64];
+        long[] keys = new long[64]; // rank << 32 | the series' index among the ranked ones
         int ranked = 0;
+        List<byte[]> rankedLabels = relabel == null ? null : new ArrayList<>(); // copied in id order: memory order
         List<Entry> uncovered = new ArrayList<>();
         for (int s = 0; s < shards.length; s++) {
             Shard shard = shards[s];
@@ -64,29 +65,35 @@ public final class HeadQuery {
                 if (shard.mayOverlap(id, minTimeMs, maxTimeMs)) {
                     int rank = known.rank(s, id);
                     if (rank >= 0) {
-                        if (ranked == ranks.length) {
-                            ranks = Arrays.copyOf(ranks, ranked * 2);
+                        if (ranked == keys.length) {
+                            keys = Arrays.copyOf(keys, ranked * 2);
                         }
-                        ranks[ranked++] = rank;
+                        keys[ranked] = (long) rank << 32 | ranked;
+                        ranked++;
+                        if (rankedLabels != null) {
+                            rankedLabels.add(shard.labelsCopy(id));
+                        }
                     } else {
                         uncovered.add(new Entry(s, id, shard.labelsCopy(id)));
                     }
                 }
             }
         }
-        Arrays.sort(ranks, 0, ranked);
-        boolean byLabels = relabel != null || !uncovered.isEmpty();
+        Arrays.sort(keys, 0, ranked);
         List<Entry> entries = new ArrayList<>(ranked + uncovered.size());
         for (int i = 0; i < ranked; i++) {
-            int s = known.shard(ranks[i]);
-            int id = known.id(ranks[i]);
-            entries.add(new Entry(s, id, byLabels ? shards[s].labelsCopy(id) : null));
+            int rank = (int) (keys[i] >>> 32);
+            int s = known.shard(rank);
+            int id = known.id(rank);
+            byte[] labels = rankedLabels != null ? rankedLabels.get((int) keys[i])
+                    : uncovered.isEmpty() ? null : shards[s].labelsCopy(id);
+            entries.add(new Entry(s, id, labels));
         }
         entries.addAll(uncovered);
         if (relabel != null) {
             entries.replaceAll(e -> new Entry(e.shard, e.id, relabel.apply(e.labels)));
         }
-        if (byLabels) {
+        if (relabel != null || !uncovered.isEmpty()) {
             entries.sort(Entry.ORDER); // TimSort: the ranked series are one sorted run already
         }
         order.uncoveredMet(known, uncovered.size());
