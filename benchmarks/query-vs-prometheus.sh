@@ -25,7 +25,8 @@
 #
 # --only: some of the queries by name (sum_rate, hist_quantile, topk, group_left, regex_count).
 # Defaults: 10000 series, 10 runs after 20 warm-up runs (the JIT compiles the query path meanwhile), D=/tmp/sluice-query-bench (deleted at the end unless
-# --keep). SERVER_HEAP (2g) is Sluice's -Xmx. Prometheus v0.314.0 (`prometheus`, `promtool`) comes from
+# --keep). SERVER_HEAP (2g) is Sluice's -Xmx; SLUICE_JAR another build's sluice.jar (e.g. a copy of main's, for a
+# before/after pair of runs, each against the --sidecar anchor of its own run). Prometheus v0.314.0 (`prometheus`, `promtool`) comes from
 # PROMETHEUS_DIR (default ~/.cache/sluice/prometheus-v0.314.0), built there from the Go module
 # benchmarks/anchors/prometheus when missing (Go 1.26; the Go module proxy; a few minutes the first time).
 # Output: the table on stdout; every figure in benchmarks/results/<date>-query-vs-prometheus-<N>series.json;
@@ -49,14 +50,14 @@ while [ $# -gt 0 ]; do
     --thanos) thanos=1; flame=0; shift ;;
     --thanos-engine) thanos_engine="$2"; shift 2 ;;
     --sidecar) sidecar=1; shift ;;
-    *) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
 if [ "$sidecar" = 1 ] && [ "$thanos" = 0 ]; then echo "--sidecar needs --thanos" >&2; exit 2; fi
 heap="${SERVER_HEAP:-2g}"
 shards="$(nproc)"
 promdir="${PROMETHEUS_DIR:-$HOME/.cache/sluice/prometheus-v0.314.0}"
-jar="$root/tools/target/sluice.jar"
+jar="${SLUICE_JAR:-$root/tools/target/sluice.jar}"
 log() { echo "[$(date -u +%T)] $*"; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 

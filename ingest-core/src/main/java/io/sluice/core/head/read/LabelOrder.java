@@ -11,14 +11,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * labels. Series ids only grow and a series' labels never change, so an order once made stays true
  * for the series it covers (ids below each shard's count when it was made); a query sorts the series
  * created since by their labels and merges them in ({@link HeadQuery}). When a query meets many such
- * series and they are a noticeable part of the head, the order is made again on a background virtual
- * thread, starting from the previous order (one run, already sorted) plus the new series: a merge,
+ * series and they are a noticeable part of the head, the order is made again on a background thread
+ * of its own (a platform thread: the sort must not hold one of the carriers the HTTP workers' virtual
+ * threads run on), starting from the previous order (one run, already sorted) plus the new series: a merge,
  * not a full sort. Costs 12 bytes per series (a rank per id and the order itself). Thread-safe: the
  * order is an immutable snapshot behind a volatile field.
  */
 public final class LabelOrder {
     /** A query that had to sort at least this many uncovered series asks for a new order. */
     static final int REBUILD_MIN_UNCOVERED = 64;
+
+    private static final System.Logger LOG = System.getLogger(LabelOrder.class.getName());
 
     private final Shard[] shards;
     private final AtomicBoolean rebuilding = new AtomicBoolean();
@@ -57,7 +60,7 @@ public final class LabelOrder {
     /**
      * Called by a query that sorted {@code uncovered} series by their labels: when they are many and the
      * series the order does not cover are at least an eighth of those it does, starts making a new order
-     * on a virtual thread (unless one is being made). Any thread.
+     * on a thread of its own (unless one is being made). Any thread.
      */
     void uncoveredMet(Snapshot seen, int uncovered) {
         if (uncovered < REBUILD_MIN_UNCOVERED || seen != current) {
@@ -69,9 +72,11 @@ public final class LabelOrder {
             missing += shards[s].seriesCount() - seen.covered[s];
         }
         if (missing * 8 >= covered && rebuilding.compareAndSet(false, true)) {
-            Thread.ofVirtual().name("label-order").start(() -> {
+            Thread.ofPlatform().daemon().name("sluice-label-order").start(() -> {
                 try {
                     rebuild();
+                } catch (RuntimeException e) { // e.g. the head closed meanwhile: queries keep the old order
+                    LOG.log(System.Logger.Level.WARNING, "the head's label order was not made again: " + e);
                 } finally {
                     rebuilding.set(false);
                 }
