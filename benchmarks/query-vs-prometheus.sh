@@ -25,7 +25,7 @@
 #
 # --only: some of the queries by name (sum_rate, hist_quantile, topk, group_left, regex_count).
 # Defaults: 10000 series, 10 runs after 20 warm-up runs (the JIT compiles the query path meanwhile), D=/tmp/sluice-query-bench (deleted at the end unless
-# --keep). SERVER_HEAP (2g) is Sluice's -Xmx; SLUICE_JAR another build's sluice.jar (e.g. a copy of main's, for a
+# --keep). SERVER_HEAP (2g) is Sluice's -Xmx; QUERY_BENCH_JAR another build's sluice.jar (e.g. a copy of main's, for a
 # before/after pair of runs, each against the --sidecar anchor of its own run). Prometheus v0.314.0 (`prometheus`, `promtool`) comes from
 # PROMETHEUS_DIR (default ~/.cache/sluice/prometheus-v0.314.0), built there from the Go module
 # benchmarks/anchors/prometheus when missing (Go 1.26; the Go module proxy; a few minutes the first time).
@@ -57,7 +57,7 @@ if [ "$sidecar" = 1 ] && [ "$thanos" = 0 ]; then echo "--sidecar needs --thanos"
 heap="${SERVER_HEAP:-2g}"
 shards="$(nproc)"
 promdir="${PROMETHEUS_DIR:-$HOME/.cache/sluice/prometheus-v0.314.0}"
-jar="${SLUICE_JAR:-$root/tools/target/sluice.jar}"
+jar="${QUERY_BENCH_JAR:-$root/tools/target/sluice.jar}"
 log() { echo "[$(date -u +%T)] $*"; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
