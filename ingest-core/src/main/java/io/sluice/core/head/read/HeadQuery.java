@@ -3,6 +3,8 @@ package io.sluice.core.head.read;
 import io.sluice.core.head.shard.Shard;
 import io.sluice.core.index.Matcher;
 import io.sluice.core.labels.LabelsView;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -102,66 +104,81 @@ public final class HeadQuery {
 
     /**
      * {@link LabelsView#compareTo}'s order (Prometheus' {@code labels.Compare}: label by label, name then
-     * value in unsigned bytes, a prefix first) on two whole canonical label sets. One vectorised
-     * {@link Arrays#mismatch} finds the first differing byte; the bytes before it are the same in both, so
-     * both sets' fields (length varint, then bytes; names and values alternate) begin at the same offsets
-     * up to it, and walking {@code a}'s fields finds the field it falls in: inside equal-length contents the
-     * differing byte decides, else the two fields are compared whole. The bytes are the head's own, so well
-     * formed.
+     * value in unsigned bytes, a prefix first) on two whole canonical label sets.
      */
     public static int compareCanonical(byte[] a, byte[] b) {
-        int m = Arrays.mismatch(a, b);
+        return compareCanonical(MemorySegment.ofArray(a), 0, a.length, MemorySegment.ofArray(b), 0, b.length);
+    }
+
+    /**
+     * {@link #compareCanonical(byte[], byte[])} on label sets in memory, {@code a} at
+     * [{@code aFrom}, {@code aTo}) and {@code b} at [{@code bFrom}, {@code bTo}) (e.g. the head's label
+     * arena: nothing copied). One vectorised {@link MemorySegment#mismatch} finds the first differing
+     * byte; the bytes before it are the same in both, so both sets' fields (length varint, then bytes;
+     * names and values alternate) begin at the same offsets up to it, and walking {@code a}'s fields finds
+     * the field it falls in: inside equal-length contents the differing byte decides, else the two fields
+     * are compared whole. The bytes are the head's own, so well formed.
+     */
+    public static int compareCanonical(MemorySegment a, long aFrom, long aTo, MemorySegment b, long bFrom, long bTo) {
+        long m = MemorySegment.mismatch(a, aFrom, aTo, b, bFrom, bTo);
         if (m < 0) {
             return 0;
         }
-        int i = 0;
+        long i = 0;
         while (true) {
-            int start = i;
+            long start = i;
             if (start == m) {
-                return compareFieldAt(a, b, start);
+                return compareFieldAt(a, aFrom, aTo, b, bFrom, bTo, start);
             }
             int len = 0;
             for (int shift = 0; ; shift += 7) {
-                int x = a[i++] & 0xFF;
+                int x = a.get(ValueLayout.JAVA_BYTE, aFrom + i++) & 0xFF;
                 len |= (x & 0x7F) << shift;
                 if (x < 0x80) {
                     break;
                 }
             }
             if (m < i) { // inside the length: the fields' lengths differ
-                return compareFieldAt(a, b, start);
+                return compareFieldAt(a, aFrom, aTo, b, bFrom, bTo, start);
             }
             if (m < i + len) { // inside contents of the same length
-                return Integer.compare(a[m] & 0xFF, b[m] & 0xFF);
+                return Integer.compare(a.get(ValueLayout.JAVA_BYTE, aFrom + m) & 0xFF, b.get(ValueLayout.JAVA_BYTE, bFrom + m) & 0xFF);
             }
             i += len;
         }
     }
 
-    /** The field (length varint, bytes) at {@code at} of {@code a} against {@code b}'s; a set that ends there is less. */
-    private static int compareFieldAt(byte[] a, byte[] b, int at) {
-        if (at == a.length || at == b.length) {
-            return Boolean.compare(at < a.length, at < b.length);
+    /** The field (length varint, bytes) at relative offset {@code at} of {@code a} against {@code b}'s; a set that ends there is less. */
+    private static int compareFieldAt(MemorySegment a, long aFrom, long aTo, MemorySegment b, long bFrom, long bTo, long at) {
+        if (aFrom + at == aTo || bFrom + at == bTo) {
+            return Boolean.compare(aFrom + at < aTo, bFrom + at < bTo);
         }
-        int i = at;
+        long i = aFrom + at;
         int la = 0;
         for (int shift = 0; ; shift += 7) {
-            int x = a[i++] & 0xFF;
+            int x = a.get(ValueLayout.JAVA_BYTE, i++) & 0xFF;
             la |= (x & 0x7F) << shift;
             if (x < 0x80) {
                 break;
             }
         }
-        int j = at;
+        long j = bFrom + at;
         int lb = 0;
         for (int shift = 0; ; shift += 7) {
-            int x = b[j++] & 0xFF;
+            int x = b.get(ValueLayout.JAVA_BYTE, j++) & 0xFF;
             lb |= (x & 0x7F) << shift;
             if (x < 0x80) {
                 break;
             }
         }
-        return Arrays.compareUnsigned(a, i, i + la, b, j, j + lb);
+        long mm = MemorySegment.mismatch(a, i, i + la, b, j, j + lb);
+        if (mm < 0) {
+            return 0;
+        }
+        if (mm == la || mm == lb) {
+            return Integer.compare(la, lb);
+        }
+        return Integer.compare(a.get(ValueLayout.JAVA_BYTE, i + mm) & 0xFF, b.get(ValueLayout.JAVA_BYTE, j + mm) & 0xFF);
     }
 
     /**

@@ -1,8 +1,7 @@
 package io.sluice.core.head.read;
 
 import io.sluice.core.head.shard.Shard;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -14,7 +13,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * series and they are a noticeable part of the head, the order is made again on a background thread
  * of its own (a platform thread: the sort must not hold one of the carriers the HTTP workers' virtual
  * threads run on), starting from the previous order (one run, already sorted) plus the new series: a merge,
- * not a full sort. Costs 12 bytes per series (a rank per id and the order itself). Thread-safe: the
+ * not a full sort; the labels are compared where the shards keep them ({@link Shard#compareLabels}), so
+ * making it copies no labels (its transient memory is ~20 bytes per series). Costs 12 bytes per series (a rank per id and the order itself). Thread-safe: the
  * order is an immutable snapshot behind a volatile field.
  */
 public final class LabelOrder {
@@ -93,27 +93,27 @@ public final class LabelOrder {
             covered[s] = shards[s].seriesCount();
             total += covered[s];
         }
-        List<HeadQuery.Entry> all = new ArrayList<>(total);
+        Long[] all = new Long[total]; // shard << 32 | id; the labels are compared where the shards keep them
+        int n = 0;
         for (long packed : old.order) { // one sorted run
-            int s = (int) (packed >>> 32);
-            int id = (int) packed;
-            all.add(new HeadQuery.Entry(s, id, shards[s].labelsCopy(id)));
+            all[n++] = packed;
         }
         for (int s = 0; s < shards.length; s++) {
             for (int id = old.covered[s]; id < covered[s]; id++) {
-                all.add(new HeadQuery.Entry(s, id, shards[s].labelsCopy(id)));
+                all[n++] = (long) s << 32 | id;
             }
         }
-        all.sort(HeadQuery.Entry.ORDER); // TimSort: the old run is found as is, the new series merged in
+        Arrays.sort(all, (x, y) -> shards[(int) (x >>> 32)].compareLabels(x.intValue(), shards[(int) (y >>> 32)], y.intValue()));
+        // TimSort: the old run is found as is, the new series merged in
         long[] order = new long[total];
         int[][] rank = new int[shards.length][];
         for (int s = 0; s < shards.length; s++) {
             rank[s] = new int[covered[s]];
         }
         for (int r = 0; r < total; r++) {
-            HeadQuery.Entry e = all.get(r);
-            order[r] = (long) e.shard() << 32 | e.id();
-            rank[e.shard()][e.id()] = r;
+            long packed = all[r];
+            order[r] = packed;
+            rank[(int) (packed >>> 32)][(int) packed] = r;
         }
         current = new Snapshot(covered, rank, order);
     }

@@ -465,6 +465,11 @@ public final class Shard implements AutoCloseable {
         return labels;
     }
 
+    /** Series {@code id}'s labels against series {@code otherId}'s of {@code other}, in label order, nothing copied. Any thread. */
+    public int compareLabels(int id, Shard other, int otherId) {
+        return store.compareLabels(id, other.store, otherId);
+    }
+
     /** The label index (symbols and postings) of this shard, for selection. Any thread. */
     public ShardIndex labelIndex() {
         return seriesIndex;
