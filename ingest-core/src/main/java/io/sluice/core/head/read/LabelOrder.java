@@ -11,11 +11,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * for the series it covers (ids below each shard's count when it was made); a query sorts the series
  * created since by their labels and merges them in ({@link HeadQuery}). When a query meets many such
  * series and they are a noticeable part of the head, the order is made again on a background thread
- * of its own (a platform thread: the sort must not hold one of the carriers the HTTP workers' virtual
- * threads run on), starting from the previous order (one run, already sorted) plus the new series: a merge,
- * not a full sort; the labels are compared where the shards keep them ({@link Shard#compareLabels}), so
- * making it copies no labels (its transient memory is ~20 bytes per series). Costs 12 bytes per series (a rank per id and the order itself). Thread-safe: the
- * order is an immutable snapshot behind a volatile field.
+ * of its own (a platform thread: the sort must not hold one of the carriers the HTTP workers'
+ * virtual threads run on), starting from the previous order (one run, already sorted) plus the new
+ * series: a merge, not a full sort. The labels are compared where the shards keep them
+ * ({@link Shard#compareLabels}), so making it copies no labels (its transient memory is ~20 bytes per
+ * series). Costs 12 bytes per series (a rank per id and the order itself). Thread-safe: the order is
+ * an immutable snapshot behind a volatile field.
  */
 public final class LabelOrder {
     /** A query that had to sort at least this many uncovered series asks for a new order. */
