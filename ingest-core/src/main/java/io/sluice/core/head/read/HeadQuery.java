@@ -57,7 +57,8 @@ public final class HeadQuery {
         LabelOrder.Snapshot known = order.current();
         long[] keys = new long[64]; // rank << 32 | the series' index among the ranked ones
         int ranked = 0;
-        List<byte[]> rankedLabels = relabel == null ? null : new ArrayList<>(); // copied in id order: memory order
+        // the ranked series' (relabelled) labels, copied in id order (memory order), for the sort by them
+        List<byte[]> rankedLabels = relabel == null ? null : new ArrayList<>();
         List<Entry> uncovered = new ArrayList<>();
         for (int s = 0; s < shards.length; s++) {
             Shard shard = shards[s];
@@ -73,10 +74,11 @@ public final class HeadQuery {
                         keys[ranked] = (long) rank << 32 | ranked;
                         ranked++;
                         if (rankedLabels != null) {
-                            rankedLabels.add(shard.labelsCopy(id));
+                            rankedLabels.add(relabel.apply(shard.labelsCopy(id)));
                         }
                     } else {
-                        uncovered.add(new Entry(s, id, shard.labelsCopy(id)));
+                        byte[] labels = shard.labelsCopy(id);
+                        uncovered.add(new Entry(s, id, relabel == null ? labels : relabel.apply(labels)));
                     }
                 }
             }
@@ -92,9 +94,6 @@ public final class HeadQuery {
             entries.add(new Entry(s, id, labels));
         }
         entries.addAll(uncovered);
-        if (relabel != null) {
-            entries.replaceAll(e -> new Entry(e.shard, e.id, relabel.apply(e.labels)));
-        }
         if (relabel != null || !uncovered.isEmpty()) {
             entries.sort(Entry.ORDER); // TimSort: the ranked series are one sorted run already
         }
