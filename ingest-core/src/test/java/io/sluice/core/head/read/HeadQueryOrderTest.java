@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.labels.CanonicalLabels;
 import io.sluice.core.labels.LabelsView;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,5 +43,25 @@ class HeadQueryOrderTest {
             }
         }
         assertThat(equal).isLessThan(300 * 300 / 2);
+    }
+
+    /**
+     * The comparison on memory segments (the label arena's, at an offset) agrees with the one on arrays;
+     * the empty set (an evicted id's placeholder: an empty range of {@link MemorySegment#NULL}) is first.
+     */
+    @Test
+    void comparesLabelsInPlaceAsOnArrays() {
+        byte[] x = CanonicalLabels.encode("__name__", "m", "a", "1");
+        byte[] y = CanonicalLabels.encode("__name__", "m", "a", "1", "b", "2");
+        byte[] both = new byte[7 + x.length + y.length];
+        System.arraycopy(x, 0, both, 7, x.length);
+        System.arraycopy(y, 0, both, 7 + x.length, y.length);
+        MemorySegment arena = MemorySegment.ofArray(both);
+        assertThat(HeadQuery.compareCanonical(arena, 7, 7 + x.length, arena, 7 + x.length, both.length)).isNegative();
+        assertThat(HeadQuery.compareCanonical(arena, 7 + x.length, both.length, arena, 7, 7 + x.length)).isPositive();
+        assertThat(HeadQuery.compareCanonical(arena, 7, 7 + x.length, MemorySegment.ofArray(x), 0, x.length)).isZero();
+        assertThat(HeadQuery.compareCanonical(MemorySegment.NULL, 0, 0, arena, 7, 7 + x.length)).isNegative();
+        assertThat(HeadQuery.compareCanonical(arena, 7, 7 + x.length, MemorySegment.NULL, 0, 0)).isPositive();
+        assertThat(HeadQuery.compareCanonical(MemorySegment.NULL, 0, 0, MemorySegment.NULL, 0, 0)).isZero();
     }
 }
