@@ -3,8 +3,6 @@ package io.sluice.core.head.read;
 import io.sluice.core.head.shard.Shard;
 import io.sluice.core.index.Matcher;
 import io.sluice.core.labels.LabelsView;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -106,78 +104,71 @@ public final class HeadQuery {
      * value in unsigned bytes, a prefix first) on two whole canonical label sets.
      */
     public static int compareCanonical(byte[] a, byte[] b) {
-        return compareCanonical(MemorySegment.ofArray(a), 0, a.length, MemorySegment.ofArray(b), 0, b.length);
+        return compareCanonical(a, a.length, b, b.length);
     }
 
     /**
-     * {@link #compareCanonical(byte[], byte[])} on label sets in memory, {@code a} at
-     * [{@code aFrom}, {@code aTo}) and {@code b} at [{@code bFrom}, {@code bTo}) (e.g. the head's label
-     * arena: nothing copied). One vectorised {@link MemorySegment#mismatch} finds the first differing
-     * byte; the bytes before it are the same in both, so both sets' fields (length varint, then bytes;
-     * names and values alternate) begin at the same offsets up to it, and walking {@code a}'s fields finds
-     * the field it falls in: inside equal-length contents the differing byte decides, else the two fields
-     * are compared whole. The bytes are the head's own, so well formed.
+     * {@link #compareCanonical(byte[], byte[])} on the label sets in the first {@code aLength} bytes of
+     * {@code a} and the first {@code bLength} of {@code b} (reused buffers). One vectorised
+     * {@link Arrays#mismatch} finds the first differing byte; the bytes before it are the same in both, so
+     * both sets' fields (length varint, then bytes; names and values alternate) begin at the same offsets
+     * up to it, and walking {@code a}'s fields finds the field it falls in: inside equal-length contents the
+     * differing byte decides, else the two fields are compared whole. The bytes are the head's own, so well
+     * formed.
      */
-    public static int compareCanonical(MemorySegment a, long aFrom, long aTo, MemorySegment b, long bFrom, long bTo) {
-        long m = MemorySegment.mismatch(a, aFrom, aTo, b, bFrom, bTo);
+    public static int compareCanonical(byte[] a, int aLength, byte[] b, int bLength) {
+        int m = Arrays.mismatch(a, 0, aLength, b, 0, bLength);
         if (m < 0) {
             return 0;
         }
-        long i = 0;
+        int i = 0;
         while (true) {
-            long start = i;
+            int start = i;
             if (start == m) {
-                return compareFieldAt(a, aFrom, aTo, b, bFrom, bTo, start);
+                return compareFieldAt(a, aLength, b, bLength, start);
             }
             int len = 0;
             for (int shift = 0; ; shift += 7) {
-                int x = a.get(ValueLayout.JAVA_BYTE, aFrom + i++) & 0xFF;
+                int x = a[i++] & 0xFF;
                 len |= (x & 0x7F) << shift;
                 if (x < 0x80) {
                     break;
                 }
             }
             if (m < i) { // inside the length: the fields' lengths differ
-                return compareFieldAt(a, aFrom, aTo, b, bFrom, bTo, start);
+                return compareFieldAt(a, aLength, b, bLength, start);
             }
             if (m < i + len) { // inside contents of the same length
-                return Integer.compare(a.get(ValueLayout.JAVA_BYTE, aFrom + m) & 0xFF, b.get(ValueLayout.JAVA_BYTE, bFrom + m) & 0xFF);
+                return Integer.compare(a[m] & 0xFF, b[m] & 0xFF);
             }
             i += len;
         }
     }
 
-    /** The field (length varint, bytes) at relative offset {@code at} of {@code a} against {@code b}'s; a set that ends there is less. */
-    private static int compareFieldAt(MemorySegment a, long aFrom, long aTo, MemorySegment b, long bFrom, long bTo, long at) {
-        if (aFrom + at == aTo || bFrom + at == bTo) {
-            return Boolean.compare(aFrom + at < aTo, bFrom + at < bTo);
+    /** The field (length varint, bytes) at {@code at} of {@code a} against {@code b}'s; a set that ends there is less. */
+    private static int compareFieldAt(byte[] a, int aLength, byte[] b, int bLength, int at) {
+        if (at == aLength || at == bLength) {
+            return Boolean.compare(at < aLength, at < bLength);
         }
-        long i = aFrom + at;
+        int i = at;
         int la = 0;
         for (int shift = 0; ; shift += 7) {
-            int x = a.get(ValueLayout.JAVA_BYTE, i++) & 0xFF;
+            int x = a[i++] & 0xFF;
             la |= (x & 0x7F) << shift;
             if (x < 0x80) {
                 break;
             }
         }
-        long j = bFrom + at;
+        int j = at;
         int lb = 0;
         for (int shift = 0; ; shift += 7) {
-            int x = b.get(ValueLayout.JAVA_BYTE, j++) & 0xFF;
+            int x = b[j++] & 0xFF;
             lb |= (x & 0x7F) << shift;
             if (x < 0x80) {
                 break;
             }
         }
-        long mm = MemorySegment.mismatch(a, i, i + la, b, j, j + lb);
-        if (mm < 0) {
-            return 0;
-        }
-        if (mm == la || mm == lb) {
-            return Integer.compare(la, lb);
-        }
-        return Integer.compare(a.get(ValueLayout.JAVA_BYTE, i + mm) & 0xFF, b.get(ValueLayout.JAVA_BYTE, j + mm) & 0xFF);
+        return Arrays.compareUnsigned(a, i, i + la, b, j, j + lb);
     }
 
     /**

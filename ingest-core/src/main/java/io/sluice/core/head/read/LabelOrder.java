@@ -1,5 +1,6 @@
 package io.sluice.core.head.read;
 
+import io.sluice.core.head.series.LabelArena;
 import io.sluice.core.head.shard.Shard;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -13,8 +14,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * series and they are a noticeable part of the head, the order is made again on a background thread
  * of its own (a platform thread: the sort must not hold one of the carriers the HTTP workers'
  * virtual threads run on), starting from the previous order (one run, already sorted) plus the new
- * series: a merge, not a full sort. The labels are compared where the shards keep them
- * ({@link Shard#compareLabels}), so making it copies no labels (its transient memory is ~20 bytes per
+ * series: a merge, not a full sort. Each comparison copies the two label sets into two reused
+ * buffers, so making it holds no copy of every series' labels (its transient memory is ~20 bytes per
  * series). Costs 12 bytes per series (a rank per id and the order itself). Thread-safe: the order is
  * an immutable snapshot behind a volatile field.
  */
@@ -94,7 +95,7 @@ public final class LabelOrder {
             covered[s] = shards[s].seriesCount();
             total += covered[s];
         }
-        Long[] all = new Long[total]; // shard << 32 | id; the labels are compared where the shards keep them
+        Long[] all = new Long[total]; // shard << 32 | id; the labels are copied into two buffers per comparison
         int n = 0;
         for (long packed : old.order) { // one sorted run
             all[n++] = packed;
@@ -104,7 +105,10 @@ public final class LabelOrder {
                 all[n++] = (long) s << 32 | id;
             }
         }
-        Arrays.sort(all, (x, y) -> shards[(int) (x >>> 32)].compareLabels(x.intValue(), shards[(int) (y >>> 32)], y.intValue()));
+        byte[] a = new byte[LabelArena.MAX_LABELS_BYTES];
+        byte[] b = new byte[LabelArena.MAX_LABELS_BYTES];
+        Arrays.sort(all, (x, y) -> HeadQuery.compareCanonical(a, shards[(int) (x >>> 32)].copyLabels(x.intValue(), a),
+                b, shards[(int) (y >>> 32)].copyLabels(y.intValue(), b)));
         // TimSort: the old run is found as is, the new series merged in
         long[] order = new long[total];
         int[][] rank = new int[shards.length][];

@@ -21,7 +21,6 @@ import io.sluice.core.chunk.ChunkHandle;
 import io.sluice.core.chunk.ChunkMemory;
 import io.sluice.core.chunk.XorStateDescriptor;
 import io.sluice.core.head.chunkfiles.ChunkFileMappings;
-import io.sluice.core.head.read.HeadQuery;
 import io.sluice.core.head.read.SeriesSnapshot;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.core.memory.MemoryTag;
@@ -247,23 +246,6 @@ public final class SeriesStore implements AutoCloseable {
         long ref = s.get(LONG, b + LABELS_REF_OFFSET);
         MemorySegment.copy(labels.page(ref), ValueLayout.JAVA_BYTE, LabelArena.offset(ref), target, 0, length);
         return length;
-    }
-
-    /**
-     * {@link HeadQuery#compareCanonical} of series {@code id}'s labels and series
-     * {@code otherId}'s of {@code other}, compared where they are stored (nothing copied). Any thread.
-     */
-    public int compareLabels(int id, SeriesStore other, int otherId) {
-        long ref = page(id).get(LONG, base(id) + LABELS_REF_OFFSET);
-        int length = labelsLength(id);
-        long otherRef = other.page(otherId).get(LONG, other.base(otherId) + LABELS_REF_OFFSET);
-        int otherLength = other.labelsLength(otherId);
-        // a placeholder (length 0) has no bytes in the arena: an empty range of any segment
-        MemorySegment a = length == 0 ? MemorySegment.NULL : labels.page(ref);
-        MemorySegment b = otherLength == 0 ? MemorySegment.NULL : other.labels.page(otherRef);
-        long aFrom = length == 0 ? 0 : LabelArena.offset(ref);
-        long bFrom = otherLength == 0 ? 0 : LabelArena.offset(otherRef);
-        return HeadQuery.compareCanonical(a, aFrom, aFrom + length, b, bFrom, bFrom + otherLength);
     }
 
     public int labelsLength(int id) {

@@ -465,9 +465,9 @@ public final class Shard implements AutoCloseable {
         return labels;
     }
 
-    /** Series {@code id}'s labels against series {@code otherId}'s of {@code other}, in label order, nothing copied. Any thread. */
-    public int compareLabels(int id, Shard other, int otherId) {
-        return store.compareLabels(id, other.store, otherId);
+    /** Copies the canonical label bytes of series {@code id} into {@code target} (long enough); returns their length. Any thread. */
+    public int copyLabels(int id, byte[] target) {
+        return store.copyLabels(id, target);
     }
 
     /** The label index (symbols and postings) of this shard, for selection. Any thread. */
