@@ -8,7 +8,7 @@
 # flame graph of Sluice answering the query it is slowest on next to Prometheus (the lowest speed-up).
 #
 #   benchmarks/query-vs-prometheus.sh [--series N] [--runs R] [--warmup W] [--only Q,...] [--dir D] [--no-flame] [--keep]
-#   benchmarks/query-vs-prometheus.sh --thanos [--thanos-engine prometheus|thanos] [...]
+#   benchmarks/query-vs-prometheus.sh --thanos [--thanos-engine prometheus|thanos] [--sidecar] [...]
 #
 # --thanos: the Sluice side is a Thanos Querier over three Sluice instances of one consumer group (a 3-partition
 # topic), which hold a third of the series each (`bench query-data --instances 3`, series i in instance i mod 3)
@@ -17,6 +17,11 @@
 # out to them. Its CPU and VmHWM are the sums over the Querier and the three instances. No flame graph.
 # --thanos-engine: the Querier's --query.promql-engine (default prometheus, Thanos' own default; thanos is
 # its streaming engine).
+# --sidecar (with --thanos): the anchor for the Querier's own cost, timed in the same alternation: a second
+# Querier (same flags) over a Thanos Sidecar in front of the same Prometheus (which then has the external
+# label sluice_instance=prometheus, as a Sidecar requires); its CPU and VmHWM are summed over that Querier, the
+# Sidecar and Prometheus. What a Querier over any StoreAPI store costs next to Prometheus alone.
+# With --thanos the Queriers' own metrics split each query's wall: HTTP handler time and Series call time.
 #
 # --only: some of the queries by name (sum_rate, hist_quantile, topk, group_left, regex_count).
 # Defaults: 10000 series, 10 runs after 20 warm-up runs (the JIT compiles the query path meanwhile), D=/tmp/sluice-query-bench (deleted at the end unless
@@ -31,7 +36,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 source benchmarks/lib.sh
 
-series=10000 runs=10 warmup=20 dir=/tmp/sluice-query-bench flame=1 keep=0 thanos=0 thanos_engine=prometheus only=()
+series=10000 runs=10 warmup=20 dir=/tmp/sluice-query-bench flame=1 keep=0 thanos=0 thanos_engine=prometheus sidecar=0 only=()
+anchor=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --series) series="$2"; shift 2 ;;
@@ -43,9 +49,11 @@ while [ $# -gt 0 ]; do
     --keep) keep=1; shift ;;
     --thanos) thanos=1; flame=0; shift ;;
     --thanos-engine) thanos_engine="$2"; shift 2 ;;
-    *) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    --sidecar) sidecar=1; shift ;;
+    *) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
+if [ "$sidecar" = 1 ] && [ "$thanos" = 0 ]; then echo "--sidecar needs --thanos" >&2; exit 2; fi
 heap_opts="${SERVER_HEAP:+-Xmx$SERVER_HEAP}"
 shards="$(nproc)"
 promdir="${PROMETHEUS_DIR:-$HOME/.cache/sluice/prometheus-v0.314.0}"
@@ -90,7 +98,11 @@ rm -f "$dir/data.om"
 # --- servers --------------------------------------------------------------------------------------
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 prom_port="$(free_port)"
-echo '{}' > "$dir/prometheus.yml"
+if [ "$sidecar" = 1 ]; then
+  printf 'global:\n  external_labels:\n    sluice_instance: prometheus\n' > "$dir/prometheus.yml"
+else
+  echo '{}' > "$dir/prometheus.yml"
+fi
 "$promdir/prometheus" --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/prom" \
   --storage.tsdb.retention.time=100y --web.listen-address="127.0.0.1:$prom_port" > "$dir/logs/prometheus.log" 2>&1 &
 prom_pid=$!
@@ -138,16 +150,40 @@ else
   pids+=("$querier_pid")
   sluice_spec="http://127.0.0.1:$querier_port:$querier_pid,$(IFS=,; echo "${instance_pids[*]}")"
   # ready once the Querier has found the three stores: count(x) answers every counter
+  counters() {
+    curl -sf "http://127.0.0.1:$1/api/v1/query?query=count(x)&time=$((1704067200 + 7200 - 15))" \
+      | python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else 0)' 2>/dev/null || echo 0
+  }
   want="$((series / 2))"
   for _ in $(seq 600); do
-    got="$(curl -sf "http://127.0.0.1:$querier_port/api/v1/query?query=count(x)&time=$((1704067200 + 7200 - 15))" \
-      | python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else 0)' 2>/dev/null || echo 0)"
+    got="$(counters "$querier_port")"
     [ "$got" = "$want" ] && break
     sleep 0.2
   done
   ready "$prom_port" || { echo "Prometheus is not ready; see $dir/logs/prometheus.log" >&2; exit 1; }
   [ "$got" = "$want" ] || { echo "the Thanos Querier sees $got of $want counters; see $dir/logs/thanos-query.log" >&2; exit 1; }
   log "Prometheus pid $prom_pid on :$prom_port, Thanos Querier pid $querier_pid on :$querier_port over Sluice pids ${instance_pids[*]}"
+  if [ "$sidecar" = 1 ]; then
+    sidecar_grpc="$(free_port)"
+    "$thanos_bin" sidecar --prometheus.url="http://127.0.0.1:$prom_port" --tsdb.path="$dir/prom" \
+      --grpc-address="127.0.0.1:$sidecar_grpc" --http-address="127.0.0.1:$(free_port)" > "$dir/logs/thanos-sidecar.log" 2>&1 &
+    sidecar_pid=$!
+    pids+=("$sidecar_pid")
+    anchor_port="$(free_port)"
+    "$thanos_bin" query --http-address="127.0.0.1:$anchor_port" --grpc-address="127.0.0.1:$(free_port)" \
+      --query.replica-label=sluice_instance --deduplication.func=chain --query.promql-engine="$thanos_engine" \
+      --endpoint-strict="127.0.0.1:$sidecar_grpc" > "$dir/logs/thanos-query-sidecar.log" 2>&1 &
+    anchor_pid=$!
+    pids+=("$anchor_pid")
+    for _ in $(seq 600); do
+      got="$(counters "$anchor_port")"
+      [ "$got" = "$want" ] && break
+      sleep 0.2
+    done
+    [ "$got" = "$want" ] || { echo "the Querier over the Sidecar sees $got of $want counters; see $dir/logs/thanos-sidecar.log" >&2; exit 1; }
+    anchor=(--anchor "http://127.0.0.1:$anchor_port:$anchor_pid,$sidecar_pid,$prom_pid" --anchor-name "thanos-querier+sidecar+prometheus")
+    log "anchor: Thanos Querier pid $anchor_pid on :$anchor_port over Sidecar pid $sidecar_pid of Prometheus"
+  fi
 fi
 
 # --- queries --------------------------------------------------------------------------------------
@@ -158,9 +194,11 @@ echo "load before: $(load)"
 status=0
 side=sluice suffix=""
 if [ "$thanos" = 1 ]; then side="thanos-querier+3-sluice" suffix="-thanos"; [ "$thanos_engine" = prometheus ] || suffix="-thanos-$thanos_engine"; fi
+if [ "$sidecar" = 1 ]; then suffix="$suffix-sidecar"; fi
+if [ "$thanos" = 1 ]; then anchor+=(--querier-split); fi
 python3 benchmarks/query_vs_prometheus.py --prom "http://127.0.0.1:$prom_port:$prom_pid" \
   --sluice "$sluice_spec" --sluice-name "$side" --start "$start" --end "$end" --step 15 \
-  --runs "$runs" --warmup "$warmup" "${only[@]}" --json "$dir/result.json" | tee "$dir/result.txt" || status=1
+  --runs "$runs" --warmup "$warmup" "${only[@]}" "${anchor[@]}" --json "$dir/result.json" | tee "$dir/result.txt" || status=1
 echo "load after: $(load)"
 mkdir -p benchmarks/results
 cp "$dir/result.json" "benchmarks/results/$(date -u +%F)-query-vs-prometheus${suffix}-${series}series.json"

@@ -15,7 +15,12 @@ Prints one table row per query and writes all figures as JSON (--json).
 
 With several PIDs for the Sluice side (a Thanos Querier over Sluice instances: the Querier's URL, then the
 Querier's and the instances' PIDs) its CPU and memory are the sums over those processes; --sluice-name names
-that side in the output.
+that side in the output. --anchor URL:PID[,PID...] adds a third side timed in the same alternation (e.g. the
+same Querier over a Thanos Sidecar in front of the same Prometheus: the Querier URL, then the PIDs of that Querier,
+the Sidecar and Prometheus), its answers checked against Prometheus' too; --anchor-name names it.
+--querier-split: the sides other than Prometheus are Thanos Queriers; their /metrics, read before and after each
+query's timed runs, split its wall: the Querier's HTTP handler time and its StoreAPI Series calls (client side,
+from the call to the stream's end; the calls to the stores run in parallel) per query.
 """
 import argparse
 import json
@@ -66,6 +71,22 @@ def reset_hwm(pids):
         return True
     except OSError:
         return False
+
+
+SPLIT = {"handler": 'http_request_duration_seconds_%s{code="200",handler="%s"',
+         "series": 'grpc_client_handling_seconds_%s{grpc_method="Series"'}
+
+
+def querier_split(base, kind):
+    """The sums and counts of a Thanos Querier's HTTP handler durations (query or query_range) and Series calls."""
+    with urllib.request.urlopen(base + "/metrics", timeout=60) as r:
+        lines = r.read().decode().splitlines()
+    out = {}
+    for key, pattern in SPLIT.items():
+        for stat in ("sum", "count"):
+            prefix = pattern % ((stat, "query" if kind == "instant" else "query_range") if key == "handler" else stat)
+            out[f"{key}_{stat}"] = sum(float(l.rsplit(" ", 1)[1]) for l in lines if l.startswith(prefix))
+    return out
 
 
 def url_of(base, kind, query, args):
@@ -134,6 +155,9 @@ def main():
     ap.add_argument("--prom", required=True, help="URL:PID of Prometheus, e.g. http://127.0.0.1:9090:1234")
     ap.add_argument("--sluice", required=True, help="URL:PID[,PID...] of Sluice (or of a Thanos Querier over Sluice instances)")
     ap.add_argument("--sluice-name", default="sluice", help="the Sluice side's name in the output")
+    ap.add_argument("--anchor", help="URL:PID[,PID...] of a third side, e.g. a Thanos Querier over a Sidecar of the Prometheus")
+    ap.add_argument("--anchor-name", default="anchor", help="the third side's name in the output")
+    ap.add_argument("--querier-split", action="store_true", help="split the Queriers' wall with their /metrics")
     ap.add_argument("--start", type=float, required=True)
     ap.add_argument("--end", type=float, required=True)
     ap.add_argument("--step", type=float, default=15)
@@ -143,13 +167,15 @@ def main():
     ap.add_argument("--json", help="write every figure here")
     args = ap.parse_args()
     servers = {}
-    for name, spec in (("prometheus", args.prom), ("sluice", args.sluice)):
+    sides = [("prometheus", args.prom), ("sluice", args.sluice)] + ([("anchor", args.anchor)] if args.anchor else [])
+    names = {"prometheus": "prometheus", "sluice": args.sluice_name, "anchor": args.anchor_name}
+    for name, spec in sides:
         base, _, pids = spec.rpartition(":")
         servers[name] = (base, [int(p) for p in pids.split(",")])
     only = set(args.only.split(",")) if args.only else None
     baseline = {n: memory_mb(pid) for n, (_, pid) in servers.items()}
     for n, m in baseline.items():
-        print(f"{args.sluice_name if n == 'sluice' else n}: before the queries VmRSS {m['VmRSS']:.0f} MB, VmHWM {m['VmHWM']:.0f} MB")
+        print(f"{names[n]}: before the queries VmRSS {m['VmRSS']:.0f} MB, VmHWM {m['VmHWM']:.0f} MB")
     rows, ok, per_query_hwm = [], True, True
     for qname, query in QUERIES:
         if only and qname not in only:
@@ -161,10 +187,16 @@ def main():
             for _, pids in servers.values():
                 per_query_hwm = reset_hwm(pids) and per_query_hwm
             answers = {n: fetch(u)[1] for n, u in urls.items()}
-            try:
-                diff = compare(answers["prometheus"], answers["sluice"])
-            except ValueError as e:
-                diff = str(e)
+            diff = None
+            for other in [n for n in servers if n != "prometheus"]:
+                try:
+                    d = compare(answers["prometheus"], answers[other])
+                except ValueError as e:
+                    d = str(e)
+                if not isinstance(d, tuple):
+                    diff = f"{names[other]}: {d}"
+                    break
+                diff = diff or d
             if isinstance(diff, tuple):
                 _, nseries, npoints = diff
                 check = f"same ({nseries} series, {npoints} points)"
@@ -177,6 +209,8 @@ def main():
                 for n in servers:
                     fetch(urls[n])
             walls = {n: [] for n in servers}
+            queriers = [n for n in servers if n != "prometheus"] if args.querier_split else []
+            split0 = {n: querier_split(servers[n][0], kind) for n in queriers}
             cpu = {n: 0.0 for n in servers}
             per_process = {n: [0.0] * len(pids) for n, (_, pids) in servers.items()}
             for _ in range(args.runs):
@@ -187,6 +221,13 @@ def main():
                         per_process[n][i] += cpu_seconds([p]) - c0[i]
                     cpu[n] = sum(per_process[n])
                     walls[n].append(wall)
+            split = {}
+            for n in queriers:
+                after = querier_split(servers[n][0], kind)
+                d = {k: after[k] - split0[n][k] for k in after}
+                split[n] = {"handler_ms": 1e3 * d["handler_sum"] / max(d["handler_count"], 1),
+                            "series_call_ms": 1e3 * d["series_sum"] / max(d["series_count"], 1),
+                            "series_calls_per_query": d["series_count"] / args.runs}
             row = {"query": query, "name": qname, "kind": kind, "url": urls["sluice"], "check": check, "series": nseries,
                    "points": npoints, "bytes": {n: len(a) for n, a in answers.items()}}
             for n, (_, pid) in servers.items():
@@ -194,6 +235,8 @@ def main():
                           "cpu_per_query_s": cpu[n] / args.runs,
                           "cpu_per_query_s_by_pid": {str(p): c / args.runs for p, c in zip(pid, per_process[n])},
                           "VmRSS_before": rss_before[n], **memory_mb(pid)}
+                if n in split:
+                    row[n]["querier_split"] = split[n]
             rows.append(row)
     print()
     print(f"{args.runs} runs each after {args.warmup} warm-up, alternating; wall = median ms, CPU = server CPU ms per query "
@@ -212,14 +255,27 @@ def main():
               f"{p['wall_median_s'] / s['wall_median_s']:7.2f}x "
               f"{(p['cpu_per_query_s'] / s['cpu_per_query_s']) if s['cpu_per_query_s'] else float('inf'):8.2f}x "
               f"{p['VmHWM']:8.0f} {s['VmHWM']:10.0f}")
-    if len(servers["sluice"][1]) > 1:
-        print(f"{args.sluice_name}: CPU ms per query by process (PIDs {', '.join(map(str, servers['sluice'][1]))})")
+    if "anchor" in servers:
+        print(f"{names['anchor']}: wall = median ms, CPU ms per query (summed over its processes); ratio = its wall / "
+              f"Prometheus wall; {names['sluice']} / {names['anchor']} = the two walls' ratio")
         for r in rows:
-            by_pid = r["sluice"]["cpu_per_query_s_by_pid"].values()
+            p, s, a = r["prometheus"], r["sluice"], r["anchor"]
+            print(f"{r['name']:34} {r['kind']:7} {a['wall_median_s'] * 1e3:9.1f} {a['cpu_per_query_s'] * 1e3:8.0f} "
+                  f"{a['wall_median_s'] / p['wall_median_s']:7.2f}x {s['wall_median_s'] / a['wall_median_s']:7.2f}x")
+    if args.querier_split:
+        print("Querier split (mean per query over the timed runs): HTTP handler ms / Series call ms (calls per query)")
+        for r in rows:
+            print(f"{r['name']:34} {r['kind']:7} " + "   ".join(
+                f"{names[n]}: {r[n]['querier_split']['handler_ms']:7.1f} / {r[n]['querier_split']['series_call_ms']:6.1f} "
+                f"({r[n]['querier_split']['series_calls_per_query']:.1f})" for n in servers if n != "prometheus"))
+    for n in [n for n in servers if n != "prometheus" and len(servers[n][1]) > 1]:
+        print(f"{names[n]}: CPU ms per query by process (PIDs {', '.join(map(str, servers[n][1]))})")
+        for r in rows:
+            by_pid = r[n]["cpu_per_query_s_by_pid"].values()
             print(f"{r['name']:34} {r['kind']:7} " + " ".join(f"{c * 1e3:8.0f}" for c in by_pid))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"sluice_side": args.sluice_name, "baseline": baseline, "per_query_hwm": per_query_hwm, "runs": args.runs, "warmup": args.warmup, "start": args.start, "end": args.end,
+            json.dump({"sluice_side": args.sluice_name, "anchor_side": args.anchor_name if args.anchor else None, "baseline": baseline, "per_query_hwm": per_query_hwm, "runs": args.runs, "warmup": args.warmup, "start": args.start, "end": args.end,
                        "step": args.step, "rows": rows}, f, indent=1)
     # The query Sluice is slowest on next to Prometheus (the lowest speed-up): the flame graph's subject.
     slowest = min(rows, key=lambda r: r["prometheus"]["wall_median_s"] / r["sluice"]["wall_median_s"])

@@ -2,6 +2,7 @@ package io.sluice.core.head;
 
 import io.sluice.core.head.checkpoint.RestoreReport;
 import io.sluice.core.head.read.HeadQuery;
+import io.sluice.core.head.read.LabelOrder;
 import io.sluice.core.head.replay.ReplayListener;
 import io.sluice.core.head.shard.Shard;
 import io.sluice.core.head.shard.ShardRunner;
@@ -31,6 +32,7 @@ public final class Head implements AutoCloseable {
     private final MemoryAccounting accounting;
     private final Shard[] shards;
     private final ShardRunner[] runners;
+    private final LabelOrder labelOrder;
 
     public Head(HeadOptions options, StreamRegistry streams, MemoryAccounting accounting) {
         this.options = options;
@@ -41,6 +43,7 @@ public final class Head implements AutoCloseable {
         for (int i = 0; i < shards.length; i++) {
             shards[i] = new Shard(i, options.shard(i), streams, accounting, System::nanoTime);
         }
+        this.labelOrder = new LabelOrder(shards);
     }
 
     /** Tells {@code listener} of every record each shard replays, on the shard's thread. Call before {@link #start()}. */
@@ -233,7 +236,7 @@ public final class Head implements AutoCloseable {
 
     /** Series matching {@code matchers} with samples in [minTimeMs, maxTimeMs], sorted by labels. Any thread. */
     public HeadQuery query(long minTimeMs, long maxTimeMs, Matcher... matchers) {
-        return HeadQuery.run(shards, minTimeMs, maxTimeMs, null, matchers);
+        return HeadQuery.run(shards, labelOrder, minTimeMs, maxTimeMs, null, matchers);
     }
 
     /**
@@ -241,7 +244,7 @@ public final class Head implements AutoCloseable {
      * labels added), sorted by those and read as those. Any thread; {@code relabel} runs on the caller's.
      */
     public HeadQuery query(long minTimeMs, long maxTimeMs, UnaryOperator<byte[]> relabel, Matcher... matchers) {
-        return HeadQuery.run(shards, minTimeMs, maxTimeMs, relabel, matchers);
+        return HeadQuery.run(shards, labelOrder, minTimeMs, maxTimeMs, relabel, matchers);
     }
 
     /**

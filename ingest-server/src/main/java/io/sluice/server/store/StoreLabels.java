@@ -57,14 +57,7 @@ final class StoreLabels {
      * @param without the names to leave out, UTF-8 ({@link #utf8})
      */
     byte[] served(LabelsView series, byte[] bytes, byte[][] without) {
-        int size = 0;
-        for (LabelsView l = series.rewind(); l.next(); ) {
-            size += CanonicalLabels.MAX_UVARINT_BYTES * 2 + l.nameLength() + l.valueLength();
-        }
-        for (int e = 0; e < externalNames.length; e++) {
-            size += CanonicalLabels.MAX_UVARINT_BYTES * 2 + externalNames[e].length + externalValues[e].length;
-        }
-        byte[] out = new byte[size];
+        byte[] out = new byte[servedLength(series, bytes, without)];
         int pos = 0;
         int e = 0;
         for (LabelsView l = series.rewind(); l.next(); ) {
@@ -74,11 +67,7 @@ final class StoreLabels {
                     bytes, nameAt, nameAt + nameLength) < 0; e++) {
                 pos = put(out, pos, e, without);
             }
-            if (e < externalNames.length && Arrays.equals(externalNames[e], 0, externalNames[e].length,
-                    bytes, nameAt, nameAt + nameLength)) {
-                continue; // the external label wins
-            }
-            if (isIn(without, bytes, nameAt, nameLength)) {
+            if (isExternalOrWithout(e, without, bytes, nameAt, nameLength)) {
                 continue;
             }
             pos = CanonicalLabels.putUvarint(out, pos, nameLength);
@@ -91,7 +80,45 @@ final class StoreLabels {
         for (; e < externalNames.length; e++) {
             pos = put(out, pos, e, without);
         }
-        return Arrays.copyOf(out, pos);
+        return out;
+    }
+
+    /** The length of {@link #served}'s answer, so that it is made in an array of its size (one allocation). */
+    private int servedLength(LabelsView series, byte[] bytes, byte[][] without) {
+        int size = 0;
+        int e = 0;
+        for (LabelsView l = series.rewind(); l.next(); ) {
+            int nameAt = l.nameOffset();
+            int nameLength = l.nameLength();
+            for (; e < externalNames.length && Arrays.compareUnsigned(externalNames[e], 0, externalNames[e].length,
+                    bytes, nameAt, nameAt + nameLength) < 0; e++) {
+                size += externalLength(e, without);
+            }
+            if (!isExternalOrWithout(e, without, bytes, nameAt, nameLength)) {
+                size += fieldLength(nameLength) + fieldLength(l.valueLength());
+            }
+        }
+        for (; e < externalNames.length; e++) {
+            size += externalLength(e, without);
+        }
+        return size;
+    }
+
+    /** Whether the series' label at {@code nameAt} is not served: external label {@code e} has its name, or it is left out. */
+    private boolean isExternalOrWithout(int e, byte[][] without, byte[] bytes, int nameAt, int nameLength) {
+        return e < externalNames.length && Arrays.equals(externalNames[e], 0, externalNames[e].length,
+                bytes, nameAt, nameAt + nameLength) // the external label wins
+                || isIn(without, bytes, nameAt, nameLength);
+    }
+
+    private int externalLength(int e, byte[][] without) {
+        byte[] name = externalNames[e];
+        return isIn(without, name, 0, name.length) ? 0 : fieldLength(name.length) + fieldLength(externalValues[e].length);
+    }
+
+    /** A canonical field's bytes: the uvarint of its length, then its bytes. */
+    private static int fieldLength(int length) {
+        return CanonicalLabels.uvarintLength(length) + length;
     }
 
     /** Names as UTF-8 bytes, for {@link #served}. */

@@ -423,7 +423,10 @@ public final class Shard implements AutoCloseable {
         store.snapshot(id, minTimeMs, maxTimeMs, into);
     }
 
-    /** {@link #snapshot}, referring to {@code labels}, the series' canonical labels the caller copied already. Any thread. */
+    /**
+     * {@link #snapshot}, referring to {@code labels}, the series' canonical labels the caller copied already
+     * (null: copied into the snapshot's own buffer). Any thread.
+     */
     public void snapshot(int id, long minTimeMs, long maxTimeMs, SeriesSnapshot into, byte[] labels) {
         store.snapshot(id, minTimeMs, maxTimeMs, into, labels);
     }
@@ -462,6 +465,11 @@ public final class Shard implements AutoCloseable {
         byte[] labels = new byte[store.labelsLength(id)];
         store.copyLabels(id, labels);
         return labels;
+    }
+
+    /** Copies the canonical label bytes of series {@code id} into {@code target} (long enough); returns their length. Any thread. */
+    public int copyLabels(int id, byte[] target) {
+        return store.copyLabels(id, target);
     }
 
     /** The label index (symbols and postings) of this shard, for selection. Any thread. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sluice.core.labels.CanonicalLabels;
 import io.sluice.core.labels.LabelsView;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,5 +43,24 @@ class HeadQueryOrderTest {
             }
         }
         assertThat(equal).isLessThan(300 * 300 / 2);
+    }
+
+    /**
+     * The comparison on the first bytes of reused buffers (what follows them ignored) agrees with the one
+     * on arrays; the empty set is first.
+     */
+    @Test
+    void comparesLabelsInBufferPrefixesAsOnArrays() {
+        byte[] x = CanonicalLabels.encode("__name__", "m", "a", "1");
+        byte[] y = CanonicalLabels.encode("__name__", "m", "a", "1", "b", "2");
+        byte[] bx = Arrays.copyOf(x, 300);
+        byte[] by = Arrays.copyOf(y, 300);
+        Arrays.fill(bx, x.length, bx.length, (byte) 7);
+        assertThat(HeadQuery.compareCanonical(bx, x.length, by, y.length)).isNegative();
+        assertThat(HeadQuery.compareCanonical(by, y.length, bx, x.length)).isPositive();
+        assertThat(HeadQuery.compareCanonical(bx, x.length, x, x.length)).isZero();
+        assertThat(HeadQuery.compareCanonical(by, 0, bx, x.length)).as("the empty set (a placeholder's)").isNegative();
+        assertThat(HeadQuery.compareCanonical(bx, x.length, by, 0)).isPositive();
+        assertThat(HeadQuery.compareCanonical(bx, 0, by, 0)).isZero();
     }
 }
