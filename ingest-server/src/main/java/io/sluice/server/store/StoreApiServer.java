@@ -3,9 +3,6 @@ package io.sluice.server.store;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.netty.shaded.io.netty.buffer.ByteBufAllocator;
-import io.grpc.netty.shaded.io.netty.buffer.PooledByteBufAllocator;
-import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.IoHandlerFactory;
 import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -39,23 +36,12 @@ import org.slf4j.LoggerFactory;
  * encode the responses (a {@code Series} call holds one while it streams). Memory: per call thread
  * one encoder array holding the response being built (a batch of up to {@code response_batch_size}
  * series, sent once it passes 1 MiB; kept for the next call up to 4 MiB) and, per call, up to 1 MiB of
- * sent responses waiting in gRPC's buffers to be written (pooled: {@link #BUFFER_CHUNK_BYTES}); the head
- * query's entries (the served label bytes of each matching series, sorted) for the call's length.
- * Thread-safety: start on one thread; {@link #close()} from any.
+ * sent responses waiting in gRPC's buffers to be written; the head query's entries (the served label
+ * bytes of each matching series, sorted) for the call's length. Thread-safety: start on one thread;
+ * {@link #close()} from any.
  */
 public final class StoreApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StoreApiServer.class);
-
-    /**
-     * The direct memory the server's buffers are pooled in, one block of this size at a time, kept
-     * once made. gRPC's own pool makes 2 MiB blocks and drops a block when it empties: a
-     * {@code Series} call keeps about 1 MiB of responses in flight (the on-ready threshold), so its
-     * block emptied every few batches and the call thread made (and zeroed) a new one, ~6 % of its
-     * CPU. A block this size holds a call's responses in flight without ever emptying out of the
-     * pool's first list, which never drops a block.
-     */
-    static final int BUFFER_CHUNK_BYTES = 16 << 20;
-    private static final int BUFFER_PAGE_BYTES = 8192;
 
     private final Server server;
     private final HealthStatusManager health;
@@ -70,14 +56,6 @@ public final class StoreApiServer implements AutoCloseable {
         this.boss = boss;
         this.worker = worker;
         this.executor = executor;
-    }
-
-    /** One arena of direct buffers in {@link #BUFFER_CHUNK_BYTES} blocks (gRPC's pool: one per core, 2 MiB blocks). */
-    private static ByteBufAllocator bufferPool() {
-        int maxOrder = Integer.numberOfTrailingZeros(BUFFER_CHUNK_BYTES / BUFFER_PAGE_BYTES);
-        return new PooledByteBufAllocator(true, 0, 1, BUFFER_PAGE_BYTES, maxOrder,
-                PooledByteBufAllocator.defaultSmallCacheSize(), PooledByteBufAllocator.defaultNormalCacheSize(),
-                PooledByteBufAllocator.defaultUseCacheForAllThreads());
     }
 
     /**
@@ -104,7 +82,6 @@ public final class StoreApiServer implements AutoCloseable {
                 .bossEventLoopGroup(boss)
                 .workerEventLoopGroup(worker)
                 .executor(executor)
-                .withChildOption(ChannelOption.ALLOCATOR, bufferPool())
                 .maxInboundMessageSize(options.maxMessageBytes())
                 // Thanos' gRPC clients ping every 10 s of silence on an open call; grpc-java's default
                 // (one ping per 5 min) would answer that with GOAWAY "too_many_pings"
