@@ -20,8 +20,11 @@ import org.junit.jupiter.api.Test;
 /**
  * Layering inside the server, read from its compiled classes (every reference counts: imports,
  * fully qualified names, signatures, calls): payload formats know nothing of where payloads come
- * from or go; the query side knows nothing of Kafka; configuration knows no transport. The rules
- * name packages, not classes, so they hold as classes move between them. The core's packages
+ * from or go; the query side knows nothing of Kafka; configuration knows no transport and no layer
+ * (each layer's options are records in {@code config}); the server's packages, each with its
+ * subpackages ({@code PayloadFormat} is the catalog of the format packages below it), form no cycle;
+ * and the root's classes (the service's wiring) know nothing of the command line that starts them.
+ * The rules name packages, not classes, so they hold as classes move between them. The core's packages
  * (read from the classpath) form no cycle, except through {@code core.head.read}: the series store
  * fills {@code SeriesSnapshot}s there, and {@code HeadQuery} there reads the shards. Module boundaries
  * (server -> core -> wal) are the enforcer's bannedDependencies in each module's pom.
@@ -82,6 +85,19 @@ class LayeringTest {
     }
 
     @Test
+    void theServerPackagesFormNoCycle() {
+        serverCycles().because("configuration holds every layer's options and the layers read them; the query side "
+                + "writes through http; the StoreAPI reads no query class").check(server);
+    }
+
+    @Test
+    void theServiceKnowsNoCommandLine() {
+        check(noClasses().that().resideInAPackage("io.sluice.server")
+                .should().dependOnClassesThat().resideInAPackage("..server.cli..")
+                .because("the commands start the service (cli.Main is the entry point); the service runs without them"));
+    }
+
+    @Test
     void theCorePackagesFormNoCycleOutsideTheReadSide() {
         coreCycles().ignoreDependency(resideInAPackage(CORE_READ), alwaysTrue())
                 .ignoreDependency(alwaysTrue(), resideInAPackage(CORE_READ))
@@ -92,7 +108,8 @@ class LayeringTest {
 
     /**
      * The rules fail where they should: a class of the server that does use Kafka breaks the query rule,
-     * and the core's read side still closes a cycle (when it no longer does, drop its exception above).
+     * the core's read side still closes a cycle (when it no longer does, drop its exception above), and
+     * slicing the server by every package finds the format catalog's cycle with its subpackages.
      */
     @Test
     void theRulesCanFail() {
@@ -102,6 +119,12 @@ class LayeringTest {
                 .evaluate(kafkaLayer);
         assertThat(result.hasViolation()).isTrue();
         assertThat(coreCycles().evaluate(core).hasViolation()).isTrue();
+        assertThat(slices().matching("io.sluice.server.(**)").should().beFreeOfCycles().evaluate(server).hasViolation())
+                .as("the format catalog's cycle with the format packages").isTrue();
+    }
+
+    private static SliceRule serverCycles() {
+        return slices().matching("io.sluice.server.(*)..").should().beFreeOfCycles();
     }
 
     private static SliceRule coreCycles() {

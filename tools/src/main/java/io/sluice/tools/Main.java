@@ -12,7 +12,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        io.sluice.server.Main.main(args, ToolCommands.ALL);
+        io.sluice.server.cli.Main.main(args, ToolCommands.ALL);
     }
 
     /**
@@ -21,6 +21,6 @@ public final class Main {
      */
     public static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> environment,
                           Supplier<StopSignal> stopSignal) {
-        return io.sluice.server.Main.run(args, out, err, environment, stopSignal, ToolCommands.ALL);
+        return io.sluice.server.cli.Main.run(args, out, err, environment, stopSignal, ToolCommands.ALL);
     }
 }

@@ -14,7 +14,7 @@ import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.http.HttpServer;
 import io.sluice.server.http.Router;
 import io.sluice.server.query.QueryApi;
-import io.sluice.server.query.QueryOptions;
+import io.sluice.server.config.QueryOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

@@ -5,8 +5,6 @@ import io.sluice.core.labels.CanonicalLabels;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.format.PayloadFormat;
-import io.sluice.server.query.QueryOptions;
-import io.sluice.server.store.StoreApiOptions;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.EnumMap;

@@ -4,8 +4,6 @@ import io.sluice.core.head.shard.ShardOptions;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.format.PayloadFormat;
-import io.sluice.server.query.QueryOptions;
-import io.sluice.server.store.StoreApiOptions;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;

@@ -3,8 +3,6 @@ package io.sluice.server.config;
 import io.sluice.core.head.HeadOptions;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.server.format.DecoderLimits;
-import io.sluice.server.query.QueryOptions;
-import io.sluice.server.store.StoreApiOptions;
 import java.nio.file.Path;
 
 /**

@@ -3,6 +3,7 @@ package io.sluice.server.query;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.handler.codec.http.HttpMethod;
 import io.sluice.core.head.Head;
+import io.sluice.server.config.QueryOptions;
 import io.sluice.server.http.MalformedRequestException;
 import io.sluice.server.http.Reply;
 import io.sluice.server.http.Route;

@@ -1,5 +1,7 @@
 package io.sluice.server.query;
 
+import io.sluice.server.config.QueryOptions;
+
 /**
  * Counts what one query returns against {@link QueryOptions}' limits; the first series or sample
  * over a limit throws a 422 ({@link ApiError#execution}) and counts the rejection. One per query,

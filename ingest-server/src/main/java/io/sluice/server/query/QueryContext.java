@@ -1,6 +1,7 @@
 package io.sluice.server.query;
 
 import io.sluice.core.head.Head;
+import io.sluice.server.config.QueryOptions;
 
 /**
  * What every query route reads from: the head, the limits and the meters. Immutable, shared by the

@@ -12,7 +12,7 @@ import io.sluice.core.head.read.HeadQuery;
 import io.sluice.core.head.read.SeriesSnapshot;
 import io.sluice.core.index.Matcher;
 import io.sluice.core.labels.LabelsView;
-import io.sluice.server.query.QueryOptions;
+import io.sluice.server.config.QueryOptions;
 import io.sluice.server.store.proto.LabelNamesRequest;
 import io.sluice.server.store.proto.LabelNamesResponse;
 import io.sluice.server.store.proto.LabelValuesRequest;

@@ -6,7 +6,6 @@ import io.sluice.core.head.HeadOptions;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.server.format.DecoderLimits;
 import io.sluice.server.format.PayloadFormat;
-import io.sluice.server.query.QueryOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -9,7 +9,7 @@ import io.sluice.server.format.SeriesTextSink;
 import io.sluice.server.http.HttpServer;
 import io.sluice.server.http.Router;
 import io.sluice.server.query.QueryApi;
-import io.sluice.server.query.QueryOptions;
+import io.sluice.server.config.QueryOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLEncoder;

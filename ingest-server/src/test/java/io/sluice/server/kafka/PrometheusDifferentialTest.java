@@ -8,7 +8,7 @@ import io.sluice.server.http.HttpServer;
 import io.sluice.server.http.Router;
 import io.sluice.tools.loadgen.PayloadWriter;
 import io.sluice.server.query.QueryApi;
-import io.sluice.server.query.QueryOptions;
+import io.sluice.server.config.QueryOptions;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;

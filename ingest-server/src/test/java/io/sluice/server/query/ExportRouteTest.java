@@ -4,6 +4,7 @@ import static io.sluice.server.query.QueryFixture.enc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.server.config.QueryOptions;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.Map;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.server.TestHeads;
 import io.sluice.server.TestHttp;
+import io.sluice.server.config.QueryOptions;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.http.HttpClient;

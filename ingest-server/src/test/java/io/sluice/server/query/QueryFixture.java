@@ -12,6 +12,7 @@ import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.server.TestHeads;
 import io.sluice.server.TestHttp;
 import io.sluice.server.config.HttpOptions;
+import io.sluice.server.config.QueryOptions;
 import io.sluice.server.http.HttpServer;
 import io.sluice.server.http.Router;
 import java.io.IOException;

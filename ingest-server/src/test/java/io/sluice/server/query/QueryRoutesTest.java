@@ -3,6 +3,7 @@ package io.sluice.server.query;
 import static io.sluice.server.query.QueryFixture.enc;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.server.config.QueryOptions;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.Map;

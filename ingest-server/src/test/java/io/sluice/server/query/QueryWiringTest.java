@@ -8,6 +8,7 @@ import io.sluice.server.SluiceServer;
 import io.sluice.server.TestHeads;
 import io.sluice.server.TestHttp;
 import io.sluice.server.config.ConfigLoader;
+import io.sluice.server.config.QueryOptions;
 import io.sluice.server.config.SluiceConfig;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;

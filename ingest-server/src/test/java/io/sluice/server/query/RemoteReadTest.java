@@ -6,6 +6,7 @@ import io.airlift.compress.v3.snappy.SnappyJavaCompressor;
 import io.airlift.compress.v3.snappy.SnappyJavaDecompressor;
 import io.sluice.core.chunk.XorIterator;
 import io.sluice.server.TestHttp;
+import io.sluice.server.config.QueryOptions;
 import io.sluice.server.query.pb.Remote.ChunkedReadResponse;
 import io.sluice.server.query.pb.Remote.Query;
 import io.sluice.server.query.pb.Remote.ReadRequest;

@@ -6,6 +6,7 @@ import at.favre.lib.crypto.bcrypt.BCrypt;
 import io.sluice.server.TestCertificates;
 import io.sluice.server.TestHttp;
 import io.sluice.server.config.HttpOptions;
+import io.sluice.server.config.QueryOptions;
 import io.sluice.server.kafka.ReferencePrometheus;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;

@@ -1,4 +1,4 @@
-package io.sluice.server.query;
+package io.sluice.server.config;
 
 /**
  * Limits and defaults of the query API ({@code query.*} keys).

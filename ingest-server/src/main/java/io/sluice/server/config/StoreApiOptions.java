@@ -1,4 +1,4 @@
-package io.sluice.server.store;
+package io.sluice.server.config;
 
 import java.nio.file.Path;
 import java.util.Map;

@@ -1,7 +1,6 @@
-package io.sluice.server;
+package io.sluice.server.cli;
 
-import io.sluice.server.cli.CliContext;
-import io.sluice.server.cli.SluiceCommand;
+import io.sluice.server.StopSignal;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
