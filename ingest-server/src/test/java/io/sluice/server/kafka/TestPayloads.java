@@ -59,20 +59,7 @@ final class TestPayloads {
     /** A record of up to {@code seriesCount} distinct series of {@code partition}, {@code samples} samples each. */
     byte[] record(int partition, int seriesCount, int samples) {
         int[] chosen = chooseSeries(partition, seriesCount);
-        writer.begin(nextTimestampMs[chosen[0]]);
-        for (int s : chosen) {
-            writer.beginSeries(firstSeries + s);
-            for (int i = 0; i < samples; i++) {
-                long t = nextTimestampMs[s];
-                nextTimestampMs[s] += 1 + random.nextInt(30_000);
-                long bits = valueBits();
-                writer.sample(t, Double.longBitsToDouble(bits));
-                produced.add(entry(labelText[s], t, bits));
-            }
-            writer.endSeries();
-        }
-        int length = writer.finish();
-        return Arrays.copyOf(writer.bytes(), length);
+        return encode(chosen, samples);
     }
 
     /**
@@ -87,6 +74,11 @@ final class TestPayloads {
         for (int i = 0; i < n; i++) {
             chosen[i] = (first + i) % series;
         }
+        return encode(chosen, samples);
+    }
+
+    /** One record of {@code samples} new samples for each of the {@code chosen} series, each remembered as produced. */
+    private byte[] encode(int[] chosen, int samples) {
         writer.begin(nextTimestampMs[chosen[0]]);
         for (int s : chosen) {
             writer.beginSeries(firstSeries + s);
