@@ -24,7 +24,7 @@
 # With --thanos the Queriers' own metrics split each query's wall: HTTP handler time and Series call time.
 #
 # --only: some of the queries by name (sum_rate, hist_quantile, topk, group_left, regex_count).
-# Defaults: 10000 series, 10 runs after 20 warm-up runs (the JIT compiles the query path meanwhile), D=/tmp/sluice-query-bench (deleted at the end unless
+# Defaults: 10000 series, 10 runs after 20 warm-up runs (the JIT compiles the query path meanwhile), D=/tmp/sluice-query-bench-PID, one per run (deleted at the end unless
 # --keep). Sluice runs through ./sluice, with the JVM flags users get (docs/design/memory.md); SERVER_HEAP, when
 # set, adds -Xmx (default: the launcher's, 40 % of the machine). Prometheus v0.314.0 (`prometheus`, `promtool`) comes from
 # PROMETHEUS_DIR (default ~/.cache/sluice/prometheus-v0.314.0), built there from the Go module
@@ -36,7 +36,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 source benchmarks/lib.sh
 
-series=10000 runs=10 warmup=20 dir=/tmp/sluice-query-bench flame=1 keep=0 thanos=0 thanos_engine=prometheus sidecar=0 only=()
+series=10000 runs=10 warmup=20 dir=/tmp/sluice-query-bench-$$ flame=1 keep=0 thanos=0 thanos_engine=prometheus sidecar=0 only=()
 anchor=()
 while [ $# -gt 0 ]; do
   case "$1" in
