@@ -7,7 +7,7 @@
 # alike and times them, alternating (wall, server CPU from /proc, VmHWM). Last, async-profiler records a CPU
 # flame graph of Sluice answering the query it is slowest on next to Prometheus (the lowest speed-up).
 #
-#   benchmarks/query-vs-prometheus.sh [--series N] [--runs R] [--warmup W] [--only Q,...] [--dir D] [--no-flame] [--keep]
+#   benchmarks/query-vs-prometheus.sh [--series N] [--runs R] [--warmup W] [--only Q,...] [--dir D] [--no-flame] [--keep] [--no-aot]
 #   benchmarks/query-vs-prometheus.sh --thanos [--thanos-engine prometheus|thanos] [--sidecar] [...]
 #
 # --thanos: the Sluice side is a Thanos Querier over three Sluice instances of one consumer group (a 3-partition
@@ -23,6 +23,10 @@
 # Sidecar and Prometheus. What a Querier over any StoreAPI store costs next to Prometheus alone.
 # With --thanos the Queriers' own metrics split each query's wall: HTTP handler time and Series call time.
 #
+# JDK AOT cache: Sluice starts as the image starts it, from a cache trained on the image's workload (ingest,
+# restore, replay, PromQL): `./sluice serve` uses tools/target/sluice.aot, which `./sluice aot-train` records first
+# when it is missing or older than the jar (~1 min, before the servers start). --no-aot: without a cache
+# (SLUICE_AOT_CACHE=off). The output's "JDK AOT cache:" line and the JSON's aot_cache say which, from Sluice's log.
 # --only: some of the queries by name (sum_rate, hist_quantile, topk, group_left, regex_count).
 # Defaults: 10000 series, 10 runs after 20 warm-up runs (the JIT compiles the query path meanwhile), D=/tmp/sluice-query-bench (deleted at the end unless
 # --keep). Sluice runs through ./sluice, with the JVM flags users get (docs/design/memory.md); SERVER_HEAP, when
@@ -47,10 +51,11 @@ while [ $# -gt 0 ]; do
     --dir) dir="$2"; shift 2 ;;
     --no-flame) flame=0; shift ;;
     --keep) keep=1; shift ;;
+    --no-aot) export SLUICE_AOT_CACHE=off; shift ;;
     --thanos) thanos=1; flame=0; shift ;;
     --thanos-engine) thanos_engine="$2"; shift 2 ;;
     --sidecar) sidecar=1; shift ;;
-    *) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
 if [ "$sidecar" = 1 ] && [ "$thanos" = 0 ]; then echo "--sidecar needs --thanos" >&2; exit 2; fi
@@ -94,6 +99,11 @@ log "data: $series series x 2 h at 15 s (load $(load))"
 "$promdir/promtool" tsdb create-blocks-from openmetrics "$dir/data.om" "$dir/prom" > "$dir/logs/promtool.log"
 tail -1 "$dir/logs/promtool.log"
 rm -f "$dir/data.om"
+if [ "${SLUICE_AOT_CACHE:-}" != off ] && { [ ! -f tools/target/sluice.aot ] || [ "$jar" -nt tools/target/sluice.aot ]; }; then
+  log "training the JDK AOT cache: ./sluice aot-train (load $(load))"
+  ./sluice aot-train > "$dir/logs/aot-train.log" 2>&1 || { tail -3 "$dir/logs/aot-train.log" >&2; exit 1; }
+  tail -1 "$dir/logs/aot-train.log"
+fi
 
 # --- servers --------------------------------------------------------------------------------------
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
@@ -191,14 +201,16 @@ start=1704067200                       # QueryWorkload.START_MS
 end=$((start + 7200 - 15))             # the last sample
 echo "date: $(date -u +%FT%TZ); machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/ {print $2}') GiB"
 echo "load before: $(load)"
+aot_cache="$(sed -n 's/.*JVM AOT cache \(.*\)/\1/p' "$dir"/logs/sluice*.log | head -n 1)"
 status=0
 side=sluice suffix=""
 if [ "$thanos" = 1 ]; then side="thanos-querier+3-sluice" suffix="-thanos"; [ "$thanos_engine" = prometheus ] || suffix="-thanos-$thanos_engine"; fi
 if [ "$sidecar" = 1 ]; then suffix="$suffix-sidecar"; fi
+if [ "${SLUICE_AOT_CACHE:-}" = off ]; then suffix="$suffix-no-aot"; fi
 if [ "$thanos" = 1 ]; then anchor+=(--querier-split); fi
 python3 benchmarks/query_vs_prometheus.py --prom "http://127.0.0.1:$prom_port:$prom_pid" \
   --sluice "$sluice_spec" --sluice-name "$side" --start "$start" --end "$end" --step 15 \
-  --runs "$runs" --warmup "$warmup" "${only[@]}" "${anchor[@]}" --json "$dir/result.json" | tee "$dir/result.txt" || status=1
+  --runs "$runs" --warmup "$warmup" --aot-cache "${aot_cache:-none}" "${only[@]}" "${anchor[@]}" --json "$dir/result.json" | tee "$dir/result.txt" || status=1
 echo "load after: $(load)"
 mkdir -p benchmarks/results
 cp "$dir/result.json" "benchmarks/results/$(date -u +%F)-query-vs-prometheus${suffix}-${series}series.json"
