@@ -7,7 +7,7 @@ import io.sluice.server.config.ConfigLoader;
 import io.sluice.server.config.KafkaSettings;
 import io.sluice.tools.kafka.EmbeddedKafka;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,9 +40,15 @@ class ListenerProbeTest {
                 "-Xlog:class+load=info:stdout", "-cp", System.getProperty("java.class.path"), Check.class.getName(),
                 "--kafka.bootstrap-servers=" + bootstrap, "--kafka.topics=m=sluice"));
         command.addAll(flags);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        Path log = Files.createTempFile("listener-probe", ".log");
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("the check's JVM exits").isTrue();
+        } finally {
+            process.destroyForcibly();
+        }
+        String output = Files.readString(log);
+        Files.delete(log);
         assertThat(output).as("the check's JVM").contains(Check.PASSED);
         // SunJSSE, the provider's entry in the JDK's provider list, loads with any JCA lookup that walks the list
         return output.lines().filter(line -> line.contains(" sun.security.ssl.") && !line.contains(" sun.security.ssl.SunJSSE "))
@@ -57,7 +63,6 @@ class ListenerProbeTest {
             KafkaSettings settings = ConfigLoader.load(null, Map.of(), List.of(args)).kafka();
             BrokerCheck.check(settings, 30_000);
             System.out.println(PASSED);
-            System.exit(0); // the Kafka clients' threads
         }
     }
 }
