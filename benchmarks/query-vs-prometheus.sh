@@ -42,8 +42,9 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 source benchmarks/lib.sh
 
-aot_ab=0 series=10000 runs=10 warmup=20 dir=/tmp/sluice-query-bench flame=1 keep=0 thanos=0 thanos_engine=prometheus sidecar=0 only=()
+series=10000 runs=10 warmup=20 dir=/tmp/sluice-query-bench flame=1 keep=0 thanos=0 thanos_engine=prometheus sidecar=0 only=()
 anchor=()
+aot_ab=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --series) series="$2"; shift 2 ;;

@@ -77,8 +77,9 @@ queries() {
   done
 }
 # PromQL over loadgen's node_exporter series (the last 25 min), instant and range, in the query benchmark's
-# shapes (benchmarks/query-vs-prometheus.sh) and others: the method profiles of the engine's operators,
-# aggregations, functions and answer writers are in the cache, so the JIT compiles them sooner.
+# shapes (benchmarks/query-vs-prometheus.sh) and others: the engine's classes are in the cache, loaded and
+# linked, with the method profiles of its operators, aggregations, functions and answer writers (which did
+# not make the benchmark's instants measurably faster: docs/design/jit.md).
 promql=(
   'sum by (job) (rate(node_cpu_seconds_total[5m]))'
   'sum by (instance, mode) (irate(node_cpu_seconds_total{mode!="idle"}[5m]))'
