@@ -7,7 +7,7 @@
 # alike and times them, alternating (wall, server CPU from /proc, VmHWM). Last, async-profiler records a CPU
 # flame graph of Sluice answering the query it is slowest on next to Prometheus (the lowest speed-up).
 #
-#   benchmarks/query-vs-prometheus.sh [--series N] [--runs R] [--warmup W] [--only Q,...] [--dir D] [--no-flame] [--keep]
+#   benchmarks/query-vs-prometheus.sh [--series N] [--runs R] [--warmup W] [--only Q,...] [--dir D] [--no-flame] [--keep] [--no-aot | --aot-ab]
 #   benchmarks/query-vs-prometheus.sh --thanos [--thanos-engine prometheus|thanos] [--sidecar] [...]
 #
 # --thanos: the Sluice side is a Thanos Querier over three Sluice instances of one consumer group (a 3-partition
@@ -23,6 +23,12 @@
 # Sidecar and Prometheus. What a Querier over any StoreAPI store costs next to Prometheus alone.
 # With --thanos the Queriers' own metrics split each query's wall: HTTP handler time and Series call time.
 #
+# JDK AOT cache: Sluice starts as the image starts it, from a cache trained on the image's workload (ingest,
+# restore, replay, PromQL): `./sluice serve` uses tools/target/sluice.aot, which `./sluice aot-train` records first
+# when it is missing or older than the jar (~1 min, before the servers start). --no-aot: without a cache
+# (SLUICE_AOT_CACHE=off). The output's "JDK AOT cache:" line and the JSON's aot_cache say which, from Sluice's log.
+# --aot-ab: the cache's effect in one run: a second Sluice, started without the cache on a copy of the same data,
+# is the anchor (sluice-no-aot), timed in the same alternation; not with --thanos.
 # --only: some of the queries by name (sum_rate, hist_quantile, topk, group_left, regex_count).
 # Defaults: 10000 series, 10 runs after 20 warm-up runs (the JIT compiles the query path meanwhile), D=/tmp/sluice-query-bench-PID, one per run (deleted at the end unless
 # --keep). Sluice runs through ./sluice, with the JVM flags users get (docs/design/memory.md); SERVER_HEAP, when
@@ -38,6 +44,7 @@ source benchmarks/lib.sh
 
 series=10000 runs=10 warmup=20 dir=/tmp/sluice-query-bench-$$ flame=1 keep=0 thanos=0 thanos_engine=prometheus sidecar=0 only=()
 anchor=()
+aot_ab=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --series) series="$2"; shift 2 ;;
@@ -47,13 +54,16 @@ while [ $# -gt 0 ]; do
     --dir) dir="$2"; shift 2 ;;
     --no-flame) flame=0; shift ;;
     --keep) keep=1; shift ;;
+    --no-aot) export SLUICE_AOT_CACHE=off; shift ;;
     --thanos) thanos=1; flame=0; shift ;;
     --thanos-engine) thanos_engine="$2"; shift 2 ;;
     --sidecar) sidecar=1; shift ;;
-    *) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    --aot-ab) aot_ab=1; shift ;;
+    *) sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
 if [ "$sidecar" = 1 ] && [ "$thanos" = 0 ]; then echo "--sidecar needs --thanos" >&2; exit 2; fi
+if [ "$aot_ab" = 1 ] && { [ "$thanos" = 1 ] || [ "${SLUICE_AOT_CACHE:-}" = off ]; }; then echo "--aot-ab needs a cache and no --thanos" >&2; exit 2; fi
 heap_opts="${SERVER_HEAP:+-Xmx$SERVER_HEAP}"
 shards="$(nproc)"
 promdir="${PROMETHEUS_DIR:-$HOME/.cache/sluice/prometheus-v0.314.0}"
@@ -94,6 +104,12 @@ log "data: $series series x 2 h at 15 s (load $(load))"
 "$promdir/promtool" tsdb create-blocks-from openmetrics "$dir/data.om" "$dir/prom" > "$dir/logs/promtool.log"
 tail -1 "$dir/logs/promtool.log"
 rm -f "$dir/data.om"
+if [ "$aot_ab" = 1 ]; then cp -r "$dir/sluice" "$dir/sluice-no-aot"; fi
+if [ "${SLUICE_AOT_CACHE:-}" != off ] && { [ ! -f tools/target/sluice.aot ] || [ "$jar" -nt tools/target/sluice.aot ]; }; then
+  log "training the JDK AOT cache: ./sluice aot-train (load $(load))"
+  ./sluice aot-train > "$dir/logs/aot-train.log" 2>&1 || { tail -3 "$dir/logs/aot-train.log" >&2; exit 1; }
+  tail -1 "$dir/logs/aot-train.log"
+fi
 
 # --- servers --------------------------------------------------------------------------------------
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
@@ -122,6 +138,17 @@ if [ "$thanos" = 0 ]; then
   sluice_pid=$!
   pids+=("$sluice_pid")
   sluice_spec="http://127.0.0.1:$sluice_port:$sluice_pid"
+  if [ "$aot_ab" = 1 ]; then
+    no_aot_port="$(free_port)"
+    SLUICE_AOT_CACHE=off JAVA_OPTS="$heap_opts" "$root/sluice" serve \
+      --data.dir="$dir/sluice-no-aot" --head.shards="$shards" --http.host=127.0.0.1 --http.port="$no_aot_port" \
+      --kafka.bootstrap-servers="$bootstrap" --kafka.topics=metrics=sluice --kafka.group-id=query-bench-no-aot \
+      > "$dir/logs/sluice-no-aot.log" 2>&1 &
+    pids+=("$!")
+    anchor=(--anchor "http://127.0.0.1:$no_aot_port:$!" --anchor-name sluice-no-aot)
+    for _ in $(seq 1200); do ready "$no_aot_port" && break; sleep 0.1; done
+    ready "$no_aot_port" || { echo "Sluice without the AOT cache is not ready; see $dir/logs/sluice-no-aot.log" >&2; exit 1; }
+  fi
   for _ in $(seq 1200); do ready "$prom_port" && ready "$sluice_port" && break; sleep 0.1; done
   ready "$prom_port" || { echo "Prometheus is not ready; see $dir/logs/prometheus.log" >&2; exit 1; }
   ready "$sluice_port" || { echo "Sluice is not ready; see $dir/logs/sluice.log" >&2; exit 1; }
@@ -191,14 +218,17 @@ start=1704067200                       # QueryWorkload.START_MS
 end=$((start + 7200 - 15))             # the last sample
 echo "date: $(date -u +%FT%TZ); machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/ {print $2}') GiB"
 echo "load before: $(load)"
+aot_cache="$(sed -n 's/.*JVM AOT cache \(.*\)/\1/p' "$dir"/logs/sluice{,-0}.log 2>/dev/null | head -n 1 || true)" # sluice-0: --thanos
 status=0
 side=sluice suffix=""
 if [ "$thanos" = 1 ]; then side="thanos-querier+3-sluice" suffix="-thanos"; [ "$thanos_engine" = prometheus ] || suffix="-thanos-$thanos_engine"; fi
 if [ "$sidecar" = 1 ]; then suffix="$suffix-sidecar"; fi
+if [ "${SLUICE_AOT_CACHE:-}" = off ]; then suffix="$suffix-no-aot"; fi
+if [ "$aot_ab" = 1 ]; then suffix="$suffix-aot-ab"; fi
 if [ "$thanos" = 1 ]; then anchor+=(--querier-split); fi
 python3 benchmarks/query_vs_prometheus.py --prom "http://127.0.0.1:$prom_port:$prom_pid" \
   --sluice "$sluice_spec" --sluice-name "$side" --start "$start" --end "$end" --step 15 \
-  --runs "$runs" --warmup "$warmup" "${only[@]}" "${anchor[@]}" --json "$dir/result.json" | tee "$dir/result.txt" || status=1
+  --runs "$runs" --warmup "$warmup" --aot-cache "${aot_cache:-none}" "${only[@]}" "${anchor[@]}" --json "$dir/result.json" | tee "$dir/result.txt" || status=1
 echo "load after: $(load)"
 mkdir -p benchmarks/results
 cp "$dir/result.json" "benchmarks/results/$(date -u +%F)-query-vs-prometheus${suffix}-${series}series.json"

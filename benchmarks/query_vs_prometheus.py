@@ -165,6 +165,7 @@ def main():
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--only", help="a comma-separated list of query names (default: all)")
     ap.add_argument("--json", help="write every figure here")
+    ap.add_argument("--aot-cache", default="none", help="the Sluice side's JDK AOT cache as its log says (output and JSON)")
     args = ap.parse_args()
     servers = {}
     sides = [("prometheus", args.prom), ("sluice", args.sluice)] + ([("anchor", args.anchor)] if args.anchor else [])
@@ -174,6 +175,7 @@ def main():
         servers[name] = (base, [int(p) for p in pids.split(",")])
     only = set(args.only.split(",")) if args.only else None
     baseline = {n: memory_mb(pid) for n, (_, pid) in servers.items()}
+    print(f"{args.sluice_name}: JDK AOT cache: {args.aot_cache}")
     for n, m in baseline.items():
         print(f"{names[n]}: before the queries VmRSS {m['VmRSS']:.0f} MB, VmHWM {m['VmHWM']:.0f} MB")
     rows, ok, per_query_hwm = [], True, True
@@ -275,7 +277,7 @@ def main():
             print(f"{r['name']:34} {r['kind']:7} " + " ".join(f"{c * 1e3:8.0f}" for c in by_pid))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"sluice_side": args.sluice_name, "anchor_side": args.anchor_name if args.anchor else None, "baseline": baseline, "per_query_hwm": per_query_hwm, "runs": args.runs, "warmup": args.warmup, "start": args.start, "end": args.end,
+            json.dump({"sluice_side": args.sluice_name, "anchor_side": args.anchor_name if args.anchor else None, "aot_cache": args.aot_cache, "baseline": baseline, "per_query_hwm": per_query_hwm, "runs": args.runs, "warmup": args.warmup, "start": args.start, "end": args.end,
                        "step": args.step, "rows": rows}, f, indent=1)
     # The query Sluice is slowest on next to Prometheus (the lowest speed-up): the flame graph's subject.
     slowest = min(rows, key=lambda r: r["prometheus"]["wall_median_s"] / r["sluice"]["wall_median_s"])

@@ -47,6 +47,10 @@ import org.apache.kafka.common.security.scram.internals.ScramSaslClientProvider;
  * its mechanisms; any other listener with ILLEGAL_SASL_STATE) and SaslAuthenticate v1 carrying the
  * tokens of the JDK's SASL client (PLAIN) or Kafka's (SCRAM). Other mechanisms (GSSAPI, OAUTHBEARER)
  * are left to the clients.
+ *
+ * <p>Without TLS configured (PLAINTEXT, SASL_PLAINTEXT) no TLS handshake is tried: a TLS listener answers
+ * the plaintext SaslHandshake with a TLS alert record, and that answer's first bytes say so. The JDK's
+ * TLS stack (hundreds of classes and the crypto providers) then never loads in a plaintext deployment.
  */
 final class ListenerProbe {
     private static final short SASL_HANDSHAKE = 17;
@@ -78,20 +82,16 @@ final class ListenerProbe {
     /** Throws the first mismatch between the configuration and the listener at the address. */
     void check() throws ConfigException {
         boolean wantsTls = protocol.endsWith("SSL");
-        String anyTls = handshake(null);
-        if (wantsTls && anyTls != null && isAlert(anyTls)) {
-            throw refusedTls(anyTls); // it speaks TLS, but not with this client (no client certificate, old TLS)
-        }
-        if (wantsTls && anyTls != null) {
-            throw new ConfigException("kafka.security.protocol=" + protocol + ": the broker at " + address
-                    + " did not speak TLS on this listener (" + anyTls + "); check kafka.security.protocol"
-                    + " (is it a PLAINTEXT or SASL_PLAINTEXT listener?)");
-        }
-        if (!wantsTls && anyTls == null) {
-            throw new ConfigException("kafka.security.protocol=" + protocol + ": the broker at " + address
-                    + " speaks TLS on this listener; check kafka.security.protocol (SSL or SASL_SSL, with a truststore)");
-        }
         if (wantsTls) {
+            String anyTls = handshake(null);
+            if (anyTls != null && isAlert(anyTls)) {
+                throw refusedTls(anyTls); // it speaks TLS, but not with this client (no client certificate, old TLS)
+            }
+            if (anyTls != null) {
+                throw new ConfigException("kafka.security.protocol=" + protocol + ": the broker at " + address
+                        + " did not speak TLS on this listener (" + anyTls + "); check kafka.security.protocol"
+                        + " (is it a PLAINTEXT or SASL_PLAINTEXT listener?)");
+            }
             String trust = handshake(trusted);
             if (trust != null && isAlert(trust)) {
                 throw refusedTls(trust);
@@ -104,6 +104,10 @@ final class ListenerProbe {
         try (Socket socket = connect(wantsTls ? trusted : null, true)) {
             sasl(socket);
         } catch (IOException | RuntimeException e) { // a peer that is not a Kafka broker may answer anything
+            if (e instanceof TlsRecord) {
+                throw new ConfigException("kafka.security.protocol=" + protocol + ": the broker at " + address
+                        + " speaks TLS on this listener; check kafka.security.protocol (SSL or SASL_SSL, with a truststore)");
+            }
             if (e instanceof SSLException && isAlert(e.getMessage())) {
                 throw refusedTls(e.getMessage()); // TLS 1.3: a missing client certificate shows on the first read
             }
@@ -333,8 +337,22 @@ final class ListenerProbe {
         return length < 0 ? null : new String(in.readNBytes(length), StandardCharsets.UTF_8);
     }
 
+    /**
+     * The answer to a plaintext request began as a TLS alert record does (content type 21, then major
+     * version 3): a TLS listener refusing the bytes as a handshake. Asking so, instead of attempting a TLS
+     * handshake, keeps the JDK's TLS stack (hundreds of classes, the crypto providers) out of a process
+     * that does not use TLS.
+     */
+    private static final class TlsRecord extends IOException {
+        TlsRecord() {
+            super("a TLS alert record");
+        }
+    }
+
     /** Kafka request and response frames (request header v1, response header v0) on one connection. */
     private static final class Frames {
+        private static final int TLS_ALERT = 0x15;
+        private static final int TLS_MAJOR_VERSION = 0x03;
         private final DataInputStream in;
         private final DataOutputStream out;
         private static final int MAX_RESPONSE_BYTES = 1 << 20;
@@ -365,6 +383,9 @@ final class ListenerProbe {
             buffer.writeTo(out);
             out.flush();
             int size = in.readInt();
+            if (size >>> 24 == TLS_ALERT && (size >>> 16 & 0xFF) == TLS_MAJOR_VERSION) {
+                throw new TlsRecord();
+            }
             if (size < 4 || size > MAX_RESPONSE_BYTES) {
                 throw new IOException("an answer of " + size + " bytes is no Kafka response to this request");
             }

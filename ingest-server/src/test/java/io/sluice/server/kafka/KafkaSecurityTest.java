@@ -89,6 +89,9 @@ class KafkaSecurityTest {
         String address = kafka.bootstrapServers("SSL");
         assertThat(fails(address, List.of())).isEqualTo("kafka.security.protocol=PLAINTEXT: the broker at " + address
                 + " speaks TLS on this listener; check kafka.security.protocol (SSL or SASL_SSL, with a truststore)");
+        String saslSsl = kafka.bootstrapServers("SASL_SSL");
+        assertThat(fails(saslSsl, clientFlags("SASL_PLAINTEXT", "PLAIN"))).isEqualTo("kafka.security.protocol=SASL_PLAINTEXT: "
+                + "the broker at " + saslSsl + " speaks TLS on this listener; check kafka.security.protocol (SSL or SASL_SSL, with a truststore)");
     }
 
     @Test
