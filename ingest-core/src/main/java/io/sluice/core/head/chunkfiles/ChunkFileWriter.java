@@ -28,7 +28,10 @@ import java.util.zip.CRC32C;
  * calls (pwrite) when it is full and on {@link #flush()}/{@link #sync()}/{@link #close()}; rolls
  * to the next file when one is full. Readers see the chunks through {@link ChunkFileMappings}
  * (read-only mappings of the same files) once they are flushed; until then the head reads them
- * from memory, and {@link FlushListener} tells it when it may let go.
+ * from memory, and {@link FlushListener} tells it when it may let go. With a {@link ChunkOrder}
+ * each write first puts its chunks in that order (the head's label order), so a chunk's ref is
+ * final only once written: {@link #append} returns where it lies in the buffer, the listener where
+ * it went.
  *
  * <p>Why not write through a mapping: pages dirtied through a mapping count in the process RSS,
  * and a write into a sparse hole of a full disk is a SIGBUS. A file is still created at its full
