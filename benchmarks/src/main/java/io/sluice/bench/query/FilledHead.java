@@ -44,6 +44,14 @@ public final class FilledHead implements AutoCloseable {
         int stream = head.streams().idOf("metrics", 0);
         ShardBatch[] open = new ShardBatch[head.shardCount()];
         for (int r = 0; r < rounds; r++) {
+            if (r == 1) {
+                // Every series exists now. A running head makes its label order on a background thread
+                // long before the first chunks are cut (queries or chunk writes ask for it); this fill
+                // cuts them within seconds, so the order is made here, as it would be by then.
+                submitAll(open);
+                awaitApplied(series);
+                head.makeLabelOrder();
+            }
             for (int s = 0; s < series; s++) {
                 int shard = head.shardOf(data.hashes[s]);
                 long t = FIRST_MS + r * STEP_MS;
@@ -60,13 +68,18 @@ public final class FilledHead implements AutoCloseable {
                 }
             }
         }
+        submitAll(open);
+        samples = (long) series * rounds;
+        awaitApplied(samples);
+    }
+
+    private void submitAll(ShardBatch[] open) {
         for (int shard = 0; shard < open.length; shard++) {
             if (open[shard] != null) {
                 head.shard(shard).submit(open[shard]);
+                open[shard] = null;
             }
         }
-        samples = (long) series * rounds;
-        awaitApplied();
     }
 
     private static boolean add(ShardBatch batch, NodeCpuSeries data, int s, long timeMs, int round) {
@@ -87,11 +100,11 @@ public final class FilledHead implements AutoCloseable {
         return batch;
     }
 
-    private void awaitApplied() {
+    private void awaitApplied(long expected) {
         long deadline = System.nanoTime() + 120_000_000_000L;
-        while (appended() < samples) {
+        while (appended() < expected) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("head applied " + appended() + " of " + samples + " samples in 120 s");
+                throw new IllegalStateException("head applied " + appended() + " of " + expected + " samples in 120 s");
             }
             Thread.onSpinWait();
         }

@@ -44,6 +44,9 @@ public final class Head implements AutoCloseable {
             shards[i] = new Shard(i, options.shard(i), streams, accounting, System::nanoTime);
         }
         this.labelOrder = new LabelOrder(shards);
+        for (int i = 0; i < shards.length; i++) {
+            shards[i].chunkOrder(labelOrder.chunkOrder(i));
+        }
     }
 
     /** Tells {@code listener} of every record each shard replays, on the shard's thread. Call before {@link #start()}. */
@@ -237,6 +240,15 @@ public final class Head implements AutoCloseable {
     /** Series matching {@code matchers} with samples in [minTimeMs, maxTimeMs], sorted by labels. Any thread. */
     public HeadQuery query(long minTimeMs, long maxTimeMs, Matcher... matchers) {
         return HeadQuery.run(shards, labelOrder, minTimeMs, maxTimeMs, null, matchers);
+    }
+
+    /**
+     * Makes the head's label order over every series it holds now, on the calling thread (else it
+     * is made on a background thread once queries or chunk writes meet enough series it does not
+     * cover). For a benchmark that fills a head faster than that thread sorts. Any thread.
+     */
+    public void makeLabelOrder() {
+        labelOrder.makeNow();
     }
 
     /**

@@ -20,7 +20,9 @@ import java.nio.file.Path;
  *
  * The CRC32C covers the entry's first 28 bytes and its XOR bytes. A chunk is addressed by a
  * <em>ref</em>: {@code fileIndex << 32 | entryOffset}; 0 (the header of file 0) is never an entry
- * and means "not persisted".
+ * and means "not persisted". Entries follow each other up to the first hole; a series' chunks are in
+ * time order, the entries of one write of the writer's buffer in the head's label order
+ * ({@link ChunkFileWriter.ChunkOrder}); nothing else about their order is promised.
  */
 public final class ChunkFileDescriptor {
     public static final int MAGIC = 0x4B48_4353; // "SCHK" in file order

@@ -28,7 +28,10 @@ import java.util.zip.CRC32C;
  * calls (pwrite) when it is full and on {@link #flush()}/{@link #sync()}/{@link #close()}; rolls
  * to the next file when one is full. Readers see the chunks through {@link ChunkFileMappings}
  * (read-only mappings of the same files) once they are flushed; until then the head reads them
- * from memory, and {@link FlushListener} tells it when it may let go.
+ * from memory, and {@link FlushListener} tells it when it may let go. With a {@link ChunkOrder}
+ * each write first puts its chunks in that order (the head's label order), so a chunk's ref is
+ * final only once written: {@link #append} returns where it lies in the buffer, the listener where
+ * it went.
  *
  * <p>Why not write through a mapping: pages dirtied through a mapping count in the process RSS,
  * and a write into a sparse hole of a full disk is a SIGBUS. A file is still created at its full
@@ -47,33 +50,52 @@ public final class ChunkFileWriter implements AutoCloseable {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final int MAX_PENDING = BUFFER_BYTES / ChunkFileDescriptor.entryBytes(1) + 1;
+    private static final int INDEX_BITS = 20; // MAX_PENDING < 2^20
+    private static final long INDEX_MASK = (1L << INDEX_BITS) - 1;
+    private static final long UNRANKED = 1L << 31; // after every rank
 
     /**
      * Told, on the shard thread, that chunks are in their file and readable through the mappings: once
-     * per write of the buffer, with every chunk that write completed, each chunk exactly once, in the
-     * order they were appended (also across rolls, syncs and direct-write toggles).
+     * per write of the buffer, with every chunk that write completed, each chunk exactly once; the
+     * writes in append order (also across rolls, syncs and direct-write toggles), within one write the
+     * chunks in file order (with a {@link ChunkOrder}, that order; else append order).
      *
      * <p>Why a batch: a call per chunk cost an interface call and a compile of its own for each of the
      * ~400,000 chunks per shard of a 100 M-sample replay; a batch is one call per 1 MiB written.
      */
     @FunctionalInterface
     public interface FlushListener {
-        FlushListener NONE = (seriesIds, refs, count) -> { };
+        FlushListener NONE = (seriesIds, appendedAt, refs, count) -> { };
 
         /**
-         * Chunks {@code seriesIds[i]} / {@code refs[i]} for {@code i < count} are written. The arrays are
-         * the writer's own: read them during the call only.
+         * Chunks {@code seriesIds[i]} for {@code i < count} are written at {@code refs[i]};
+         * {@code appendedAt[i]} is the ref {@link #append} returned for it (the same unless a
+         * {@link ChunkOrder} moved it). The arrays are the writer's own: read them during the call only.
          */
-        void flushed(int[] seriesIds, long[] refs, int count);
+        void flushed(int[] seriesIds, long[] appendedAt, long[] refs, int count);
 
         /** A listener told of one chunk at a time (tests, tools): {@code each} in the same order. */
         static FlushListener perChunk(ChunkFlushed each) {
-            return (seriesIds, refs, count) -> {
+            return (seriesIds, appendedAt, refs, count) -> {
                 for (int i = 0; i < count; i++) {
                     each.flushed(seriesIds[i], refs[i]);
                 }
             };
         }
+    }
+
+    /**
+     * The order a write puts its chunks in: each series' rank (the head's label order), so that a
+     * query reading series in label order reads each write's chunks front to back instead of
+     * jumping about the file. Chunks of series without a rank follow the ranked ones in append order;
+     * two chunks of one series keep their order. Called on the shard thread.
+     */
+    public interface ChunkOrder {
+        /** The series' rank, or -1 if the order does not cover it (yet). */
+        int rank(int seriesId);
+
+        /** After ordering a write: {@code chunks} of its chunks had no rank. */
+        void unranked(int chunks);
     }
 
     /** One chunk of a {@link FlushListener} batch. */
@@ -86,15 +108,26 @@ public final class ChunkFileWriter implements AutoCloseable {
     private final long fileBytes;
     private final ChunkFileMappings mappings;
     private final FlushListener listener;
-    // Aligned, so it can be written with O_DIRECT (direct writes, below).
-    private final ByteBuffer buffer = DirectReads.buffer(BUFFER_BYTES);
-    private final ByteBuffer crcView = buffer.duplicate(); // positioned per entry for the CRC; no allocation
-    private final MemorySegment bufferSegment = MemorySegment.ofBuffer(buffer);
+    private final ChunkOrder order; // null: chunks are written in append order
+    // Aligned, so it can be written with O_DIRECT (direct writes, below). With an order, swapped with
+    // the spare one each time a write's chunks are put in order (copied over in that order).
+    private ByteBuffer buffer = DirectReads.buffer(BUFFER_BYTES);
+    private ByteBuffer crcView = buffer.duplicate(); // positioned per entry for the CRC; no allocation
+    private MemorySegment bufferSegment = MemorySegment.ofBuffer(buffer);
     private final CRC32C crc = new CRC32C();
-    private final int[] pendingSeries = new int[MAX_PENDING];
-    private final long[] pendingRefs = new long[MAX_PENDING];
-    private final int[] pendingEnds = new int[MAX_PENDING]; // buffer offset after each pending entry
+    private int[] pendingSeries = new int[MAX_PENDING];
+    private long[] pendingRefs = new long[MAX_PENDING];     // the refs append returned
+    private int[] pendingEnds = new int[MAX_PENDING]; // buffer offset after each pending entry
     private int pending;
+    // With an order only (else null): the spare buffer and arrays the chunks are put in order into.
+    private ByteBuffer spare;
+    private ByteBuffer spareCrcView;
+    private MemorySegment spareSegment;
+    private int[] spareSeries;
+    private long[] spareRefs;
+    private int[] spareEnds;
+    private long[] sortKeys;    // rank << INDEX_BITS | pending index
+    private long[] writtenRefs; // where each pending chunk is in the file, in buffer order
     private boolean directWrites;  // requested; in effect while directChannel != null
     private FileChannel directChannel; // the current file opened with O_DIRECT, while direct writes are on
     private int buffered;          // bytes in the buffer, to go to the file at bufferStart
@@ -113,6 +146,15 @@ public final class ChunkFileWriter implements AutoCloseable {
      */
     public ChunkFileWriter(Path directory, long fileBytes, int fileIndex, long offset, ChunkFileMappings mappings,
                            FlushListener listener) throws IOException {
+        this(directory, fileBytes, fileIndex, offset, mappings, listener, null);
+    }
+
+    /**
+     * As above; each write of the buffer puts its chunks in {@code order} first (null: append order).
+     * Only writes through the page cache are ordered: direct writes ({@link #directWrites}) keep append order.
+     */
+    public ChunkFileWriter(Path directory, long fileBytes, int fileIndex, long offset, ChunkFileMappings mappings,
+                           FlushListener listener, ChunkOrder order) throws IOException {
         if (fileBytes < ChunkFileDescriptor.MIN_FILE_BYTES || fileBytes > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("chunk file size must be " + ChunkFileDescriptor.MIN_FILE_BYTES + ".."
                     + Integer.MAX_VALUE + " bytes, not " + fileBytes);
@@ -121,6 +163,17 @@ public final class ChunkFileWriter implements AutoCloseable {
         this.fileBytes = fileBytes;
         this.mappings = mappings;
         this.listener = listener;
+        this.order = order;
+        if (order != null) {
+            spare = DirectReads.buffer(BUFFER_BYTES);
+            spareCrcView = spare.duplicate();
+            spareSegment = MemorySegment.ofBuffer(spare);
+            spareSeries = new int[MAX_PENDING];
+            spareRefs = new long[MAX_PENDING];
+            spareEnds = new int[MAX_PENDING];
+            sortKeys = new long[MAX_PENDING];
+            writtenRefs = new long[MAX_PENDING];
+        }
         Files.createDirectories(directory);
         open(fileIndex, Math.max(offset, FILE_HEADER_BYTES));
     }
@@ -289,7 +342,7 @@ public final class ChunkFileWriter implements AutoCloseable {
         while (told < pending && pendingEnds[told] <= whole) {
             told++;
         }
-        listener.flushed(pendingSeries, pendingRefs, told);
+        listener.flushed(pendingSeries, pendingRefs, pendingRefs, told);
         int rest = pending - told;
         System.arraycopy(pendingSeries, told, pendingSeries, 0, rest);
         System.arraycopy(pendingRefs, told, pendingRefs, 0, rest);
@@ -337,10 +390,114 @@ public final class ChunkFileWriter implements AutoCloseable {
      * @throws IOException if the write failed (a full disk): the buffer is kept for the next try
      */
     public void flush() throws IOException {
+        long[] refs = order != null && directChannel == null && pending > 0 ? putInOrder() : pendingRefs;
         write();
         int n = pending;
         pending = 0;
-        listener.flushed(pendingSeries, pendingRefs, n);
+        listener.flushed(pendingSeries, pendingRefs, refs, n);
+    }
+
+    /**
+     * Puts the buffered chunks in {@link #order} (copied into the spare buffer in that order, which
+     * then becomes the buffer; the pending arrays follow) and returns where each will be in the file.
+     * A write that then fails leaves them in this order; the next flush orders them again. No
+     * allocation (an in-place heap sort of the keys). Not with direct writes: their buffer keeps
+     * written bytes in front.
+     */
+    private long[] putInOrder() {
+        int n = pending;
+        if (pendingEnds[n - 1] != buffered) {
+            return pendingRefs; // not only pending entries in the buffer (cannot happen without direct writes)
+        }
+        int unranked = 0;
+        boolean inOrder = true;
+        long previous = -1;
+        for (int i = 0; i < n; i++) {
+            int rank = order.rank(pendingSeries[i]);
+            if (rank < 0) {
+                unranked++;
+            }
+            long key = (rank < 0 ? UNRANKED : rank) << INDEX_BITS | i;
+            sortKeys[i] = key;
+            inOrder &= key > previous;
+            previous = key;
+        }
+        if (unranked > 0) {
+            order.unranked(unranked);
+        }
+        if (!inOrder) {
+            heapSort(sortKeys, n);
+            MemorySegment to = spareSegment;
+            int at = 0;
+            for (int j = 0; j < n; j++) {
+                int i = (int) (sortKeys[j] & INDEX_MASK);
+                int start = i == 0 ? 0 : pendingEnds[i - 1];
+                int length = pendingEnds[i] - start;
+                MemorySegment.copy(bufferSegment, start, to, at, length);
+                at += length;
+                spareSeries[j] = pendingSeries[i];
+                spareRefs[j] = pendingRefs[i];
+                spareEnds[j] = at;
+            }
+            swapWithSpare();
+        }
+        for (int j = 0; j < n; j++) {
+            writtenRefs[j] = ChunkFileDescriptor.ref(fileIndex, bufferStart + (j == 0 ? 0 : pendingEnds[j - 1]));
+        }
+        return writtenRefs;
+    }
+
+    private void swapWithSpare() {
+        ByteBuffer b = buffer;
+        buffer = spare;
+        spare = b;
+        ByteBuffer v = crcView;
+        crcView = spareCrcView;
+        spareCrcView = v;
+        MemorySegment s = bufferSegment;
+        bufferSegment = spareSegment;
+        spareSegment = s;
+        int[] series = pendingSeries;
+        pendingSeries = spareSeries;
+        spareSeries = series;
+        long[] refs = pendingRefs;
+        pendingRefs = spareRefs;
+        spareRefs = refs;
+        int[] ends = pendingEnds;
+        pendingEnds = spareEnds;
+        spareEnds = ends;
+    }
+
+    /** Sorts {@code a[0, n)} ascending in place. */
+    private static void heapSort(long[] a, int n) {
+        for (int i = n / 2 - 1; i >= 0; i--) {
+            siftDown(a, i, n);
+        }
+        for (int end = n - 1; end > 0; end--) {
+            long top = a[0];
+            a[0] = a[end];
+            a[end] = top;
+            siftDown(a, 0, end);
+        }
+    }
+
+    private static void siftDown(long[] a, int i, int n) {
+        long x = a[i];
+        while (true) {
+            int child = 2 * i + 1;
+            if (child >= n) {
+                break;
+            }
+            if (child + 1 < n && a[child + 1] > a[child]) {
+                child++;
+            }
+            if (a[child] <= x) {
+                break;
+            }
+            a[i] = a[child];
+            i = child;
+        }
+        a[i] = x;
     }
 
     /** Writes the buffer (no force), keeping the pending list for the caller. */

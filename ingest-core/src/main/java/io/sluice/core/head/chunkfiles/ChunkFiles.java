@@ -22,6 +22,7 @@ public final class ChunkFiles implements AutoCloseable {
     private final long fileBytes;
     private final ChunkFileMappings mappings;
     private final ChunkFileWriter.FlushListener flushListener;
+    private final ChunkFileWriter.ChunkOrder order;
     private final ShardStats stats;
     private ChunkFileWriter writer;
     private boolean unwritten;       // a cut chunk could not be written (disk full): the next checkpoint writes it
@@ -29,14 +30,16 @@ public final class ChunkFiles implements AutoCloseable {
     /**
      * @param flushListener told of every chunk the writer wrote to its file (the store then frees
      *                      its memory block; readers use the mappings)
+     * @param order         the order each write puts its chunks in (null: append order)
      */
     public ChunkFiles(int shardIndex, Path directory, long fileBytes, ChunkFileMappings mappings,
-                      ChunkFileWriter.FlushListener flushListener, ShardStats stats) {
+                      ChunkFileWriter.FlushListener flushListener, ChunkFileWriter.ChunkOrder order, ShardStats stats) {
         this.shardIndex = shardIndex;
         this.directory = directory;
         this.fileBytes = fileBytes;
         this.mappings = mappings;
         this.flushListener = flushListener;
+        this.order = order;
         this.stats = stats;
     }
 
@@ -115,7 +118,7 @@ public final class ChunkFiles implements AutoCloseable {
     }
 
     private ChunkFileWriter newWriter(int fileIndex, long offset) throws IOException {
-        return new ChunkFileWriter(directory, fileBytes, fileIndex, offset, mappings, flushListener);
+        return new ChunkFileWriter(directory, fileBytes, fileIndex, offset, mappings, flushListener, order);
     }
 
     private int nextFileIndex() throws IOException {

@@ -1,5 +1,6 @@
 package io.sluice.core.head.read;
 
+import io.sluice.core.head.chunkfiles.ChunkFileWriter;
 import io.sluice.core.head.series.LabelArena;
 import io.sluice.core.head.shard.Shard;
 import java.util.Arrays;
@@ -54,6 +55,27 @@ public final class LabelOrder {
         this.current = new Snapshot(new int[shards.length], new int[shards.length][0], new long[0]);
     }
 
+    /**
+     * Shard {@code shard}'s chunk files' write order ({@link ChunkFileWriter.ChunkOrder}): each write
+     * puts its chunks in this order, so that a query, which reads its series in this order, reads each
+     * write's chunks front to back. A write that meets many series the order does not cover asks for a
+     * new order as a query does ({@link #uncoveredMet}), so the order exists once chunks are written,
+     * queried or not.
+     */
+    public ChunkFileWriter.ChunkOrder chunkOrder(int shard) {
+        return new ChunkFileWriter.ChunkOrder() {
+            @Override
+            public int rank(int seriesId) {
+                return current.rank(shard, seriesId);
+            }
+
+            @Override
+            public void unranked(int chunks) {
+                uncoveredMet(current, chunks);
+            }
+        };
+    }
+
     /** The order as it is now (it may cover fewer series than the shards hold). Any thread. */
     Snapshot current() {
         return current;
@@ -83,6 +105,18 @@ public final class LabelOrder {
                     rebuilding.set(false);
                 }
             });
+        }
+    }
+
+    /** Makes the order over every series the shards hold now, on the calling thread. Any thread. */
+    public void makeNow() {
+        while (!rebuilding.compareAndSet(false, true)) {
+            Thread.onSpinWait(); // a background rebuild is running: the next one covers what it does not
+        }
+        try {
+            rebuild();
+        } finally {
+            rebuilding.set(false);
         }
     }
 

@@ -227,11 +227,14 @@ final class ClosedChunkLists implements AutoCloseable {
     }
 
     /**
-     * The chunk file writer wrote the chunk at {@code ref} of the series at {@code s}/{@code b}: its memory block is
-     * freed and readers read it from the mapping. Nothing happens if the series no longer lists it
-     * (evicted or expired meanwhile).
+     * The chunk file writer wrote the chunk of the series at {@code s}/{@code b} that it took at
+     * {@code appendedAt} (the ref the list holds for it) at {@code ref} (the same, or where the
+     * writer's order moved it): the entry gets its final ref, its memory block is freed and readers
+     * read it from the mapping. Only entries that still have a block are looked at: a written
+     * entry's ref may equal the ref an unwritten one was taken at. Nothing happens if the series no
+     * longer lists it (evicted or expired meanwhile).
      */
-    void flushed(MemorySegment s, long b, long ref) {
+    void flushed(MemorySegment s, long b, long appendedAt, long ref) {
         long list = s.get(LONG, b + CLOSED_LIST_OFFSET);
         if (list == ChunkHandle.NONE) {
             return;
@@ -240,14 +243,13 @@ final class ClosedChunkLists implements AutoCloseable {
         long o = lists.offset(list);
         for (int i = s.get(INT, b + CLOSED_COUNT_OFFSET) - 1; i >= 0; i--) { // the newest entries first: most likely
             long e = o + (long) i * CLOSED_ENTRY_BYTES;
-            if (listPage.get(LONG, e + CLOSED_ENTRY_FILE_REF) == ref) {
-                long handle = listPage.get(LONG, e + CLOSED_ENTRY_HANDLE);
-                if (handle != ChunkHandle.NONE) {
-                    int seq = SeriesSeqLock.begin(s, b);
-                    listPage.set(LONG, e + CLOSED_ENTRY_HANDLE, ChunkHandle.NONE);
-                    chunks.free(handle);
-                    SeriesSeqLock.end(s, b, seq);
-                }
+            long handle = listPage.get(LONG, e + CLOSED_ENTRY_HANDLE);
+            if (handle != ChunkHandle.NONE && listPage.get(LONG, e + CLOSED_ENTRY_FILE_REF) == appendedAt) {
+                int seq = SeriesSeqLock.begin(s, b);
+                listPage.set(LONG, e + CLOSED_ENTRY_FILE_REF, ref);
+                listPage.set(LONG, e + CLOSED_ENTRY_HANDLE, ChunkHandle.NONE);
+                chunks.free(handle);
+                SeriesSeqLock.end(s, b, seq);
                 return;
             }
         }

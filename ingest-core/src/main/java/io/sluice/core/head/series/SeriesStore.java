@@ -404,12 +404,13 @@ public final class SeriesStore implements AutoCloseable {
 
     /**
      * The chunk file writer's {@link io.sluice.core.head.chunkfiles.ChunkFileWriter.FlushListener}: it wrote
-     * chunk {@code refs[i]} of series {@code ids[i]} for {@code i < count} (see {@link ClosedChunkLists#flushed}).
+     * the chunk of series {@code ids[i]} listed at {@code appendedAt[i]} at {@code refs[i]}, for {@code i < count}
+     * (see {@link ClosedChunkLists#flushed}).
      */
-    public void chunksFlushed(int[] ids, long[] refs, int count) {
+    public void chunksFlushed(int[] ids, long[] appendedAt, long[] refs, int count) {
         for (int i = 0; i < count; i++) {
             int id = ids[i];
-            closed.flushed(page(id), base(id), refs[i]);
+            closed.flushed(page(id), base(id), appendedAt[i], refs[i]);
         }
     }
 

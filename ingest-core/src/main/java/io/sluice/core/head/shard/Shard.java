@@ -3,6 +3,7 @@ package io.sluice.core.head.shard;
 import io.sluice.core.head.checkpoint.CheckpointTarget;
 import io.sluice.core.head.checkpoint.Checkpoints;
 import io.sluice.core.head.checkpoint.RestoreReport;
+import io.sluice.core.head.chunkfiles.ChunkFileWriter;
 import io.sluice.core.head.chunkfiles.ChunkFiles;
 import io.sluice.core.head.read.SeriesSnapshot;
 import io.sluice.core.head.records.SeriesCodecState;
@@ -83,6 +84,7 @@ public final class Shard implements AutoCloseable {
     private volatile RestoreReport restoreReport = RestoreReport.NONE;
     private volatile long checkpointRounds;        // checkpoints attempted and finished (written or failed)
     private volatile ReplayListener replayListener = ReplayListener.NONE; // set before start()
+    private volatile ChunkFileWriter.ChunkOrder chunkOrder;        // set before start(); null: append order
 
     public Shard(int index, ShardOptions options, StreamRegistry streams, MemoryAccounting accounting, LongSupplier nanoClock) {
         this.index = index;
@@ -104,6 +106,15 @@ public final class Shard implements AutoCloseable {
 
     public int index() {
         return index;
+    }
+
+    /**
+     * The order each write of the chunk files puts its chunks in (the head's label order, so that a
+     * query's reads run through the files front to back); null (the default): append order. Call
+     * before {@link #start()}.
+     */
+    public void chunkOrder(ChunkFileWriter.ChunkOrder order) {
+        this.chunkOrder = order;
     }
 
     public ShardStats stats() {
@@ -176,7 +187,7 @@ public final class Shard implements AutoCloseable {
      */
     public WalOpenReport start() throws IOException {
         chunkFiles = new ChunkFiles(index, options.shardDirectory().resolve("chunks"), options.chunkFileBytes(), store.mappings(),
-                store::chunksFlushed, stats);
+                store::chunksFlushed, chunkOrder, stats);
         checkpoints = new Checkpoints(target, options.shardDirectory(), store, chunkFiles, stats, streams);
         WalOpening opening = new WalOpening(index, options);
         wal = opening.open(checkpoints.newestPosition());

@@ -45,7 +45,7 @@ class ChunkFileWriterTest {
         List<Long> told = new ArrayList<>();
         List<Integer> batchSizes = new ArrayList<>();
         try (ChunkFileMappings mappings = new ChunkFileMappings()) {
-            ChunkFileWriter.FlushListener listener = (seriesIds, refs, count) -> {
+            ChunkFileWriter.FlushListener listener = (seriesIds, appendedAt, refs, count) -> {
                 batchSizes.add(count);
                 for (int i = 0; i < count; i++) {
                     MemorySegment file = mappings.segment(ChunkFileDescriptor.fileIndex(refs[i]));
@@ -265,6 +265,125 @@ class ChunkFileWriterTest {
             }
             long allocated = THREADS.getCurrentThreadAllocatedBytes() - before;
             assertThat(allocated).as("bytes allocated appending 100,000 chunks").isLessThan(10_000);
+        }
+    }
+
+    /**
+     * With a {@link ChunkFileWriter.ChunkOrder}, each write puts its chunks in rank order, the chunks of
+     * series without a rank after them in append order, a series' chunks in their own order; the
+     * listener learns where each chunk went (and the ref append returned for it), every entry there is
+     * the chunk appended, CRC intact; a flush with unranked chunks says how many.
+     */
+    @Test
+    void aWriteOrdersItsChunksByRankTheUnrankedAfterInAppendOrder() throws IOException {
+        SplittableRandom random = new SplittableRandom(5);
+        MemorySegment source = randomBlock(random);
+        int series = 500;
+        int[] rank = new int[series];
+        List<Integer> ids = new ArrayList<>();
+        for (int id = 0; id < series; id++) {
+            ids.add(id);
+        }
+        java.util.Collections.shuffle(ids, new java.util.Random(3));
+        for (int r = 0; r < series; r++) {
+            rank[ids.get(r)] = ids.get(r) % 7 == 0 ? -1 : r;
+        }
+        int[] unrankedTold = new int[1];
+        ChunkFileWriter.ChunkOrder order = new ChunkFileWriter.ChunkOrder() {
+            @Override
+            public int rank(int seriesId) {
+                return rank[seriesId];
+            }
+
+            @Override
+            public void unranked(int chunks) {
+                unrankedTold[0] += chunks;
+            }
+        };
+        java.util.Map<Long, long[]> appended = new java.util.HashMap<>(); // ref append returned -> {series, source offset, length}
+        List<Long> told = new ArrayList<>();
+        List<Long> written = new ArrayList<>();
+        int[] unrankedSeen = new int[1];
+        try (ChunkFileMappings mappings = new ChunkFileMappings()) {
+            ChunkFileWriter.FlushListener listener = (seriesIds, appendedAt, refs, count) -> {
+                long lastKey = -1;
+                for (int i = 0; i < count; i++) {
+                    long[] chunk = appended.get(appendedAt[i]);
+                    assertThat(chunk).as("told of a chunk appended at %s", ChunkFileDescriptor.toString(appendedAt[i])).isNotNull();
+                    assertThat(seriesIds[i]).isEqualTo((int) chunk[0]);
+                    MemorySegment file = mappings.segment(ChunkFileDescriptor.fileIndex(refs[i]));
+                    long at = ChunkFileDescriptor.offset(refs[i]);
+                    assertThat(file.get(FILE_INT, at + ChunkFileDescriptor.SERIES_ID_OFFSET)).isEqualTo(seriesIds[i]);
+                    assertThat(file.get(FILE_INT, at + ChunkFileDescriptor.LENGTH_OFFSET)).isEqualTo((int) chunk[2]);
+                    assertThat(MemorySegment.mismatch(file, at + ChunkFileDescriptor.ENTRY_HEADER_BYTES,
+                            at + ChunkFileDescriptor.ENTRY_HEADER_BYTES + chunk[2], source, chunk[1], chunk[1] + chunk[2]))
+                            .as("the chunk's bytes where the listener was told it is").isEqualTo(-1);
+                    int r = rank[seriesIds[i]];
+                    if (r < 0) {
+                        unrankedSeen[0]++;
+                    }
+                    // ranked by rank, then the unranked in append order (a series' chunks: append order either way)
+                    long key = r >= 0 ? (long) r << 40 | appendedAt[i] & 0xFF_FFFF_FFFFL : Long.MAX_VALUE / 2 + appendedAt[i];
+                    assertThat(key).as("chunk %d of this write in order", i).isGreaterThan(lastKey);
+                    lastKey = key;
+                    if (i > 0) {
+                        assertThat(refs[i]).as("file order").isGreaterThan(refs[i - 1]);
+                    }
+                    told.add(appendedAt[i]);
+                    written.add(refs[i]);
+                }
+            };
+            try (ChunkFileWriter writer = new ChunkFileWriter(dir, 3L << 19, 0, 0, mappings, listener, order)) {
+                for (int i = 0; i < 12_000; i++) {
+                    int length = 1 + random.nextInt(600);
+                    int from = random.nextInt(ChunkMemory.MAX_BLOCK_BYTES - length);
+                    int id = random.nextInt(series);
+                    long ref = writer.append(id, source, from, length, i, i + 1, 1);
+                    appended.put(ref, new long[] {id, from, length});
+                    if (random.nextInt(3_000) == 0) {
+                        writer.flush();
+                    }
+                }
+                writer.sync();
+                assertThat(writer.fileIndex()).as("rolled over several files").isGreaterThanOrEqualTo(2);
+            }
+        }
+        assertThat(told).as("each chunk told once").hasSize(appended.size()).doesNotHaveDuplicates();
+        assertThat(written).doesNotHaveDuplicates();
+        assertThat(written).as("chunks moved within their writes").isNotEqualTo(told);
+        assertThat(unrankedTold[0]).isEqualTo(unrankedSeen[0]).isPositive();
+        try (ChunkFileSet files = new ChunkFileSet(dir)) {
+            for (int i = 0; i < told.size(); i++) {
+                assertThat(files.check(written.get(i), (int) appended.get(told.get(i))[0])).isNull();
+            }
+        }
+    }
+
+    @Test
+    void appendingAndOrderingChunksAllocatesNothing() throws IOException {
+        ChunkFileWriter.ChunkOrder order = new ChunkFileWriter.ChunkOrder() {
+            @Override
+            public int rank(int seriesId) {
+                return seriesId % 11 == 0 ? -1 : (seriesId * 7919) % 100_003;
+            }
+
+            @Override
+            public void unranked(int chunks) {
+            }
+        };
+        try (Arena arena = Arena.ofConfined();
+             ChunkFileMappings mappings = new ChunkFileMappings();
+             ChunkFileWriter writer = new ChunkFileWriter(dir, 64L << 20, 0, 0, mappings, ChunkFileWriter.FlushListener.NONE, order)) {
+            MemorySegment chunk = arena.allocate(512);
+            for (int i = 0; i < 20_000; i++) { // warm-up, several ordered writes
+                writer.append(i, chunk, 0, 200 + i % 300, i, i + 1, 120);
+            }
+            long before = THREADS.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < 100_000; i++) {
+                writer.append(i, chunk, 0, 200 + i % 300, i, i + 1, 120);
+            }
+            long allocated = THREADS.getCurrentThreadAllocatedBytes() - before;
+            assertThat(allocated).as("bytes allocated appending 100,000 chunks in ordered writes").isLessThan(10_000);
         }
     }
 

@@ -49,11 +49,35 @@ class ShardConcurrencyTest {
         }
     }
 
-    /** Checkpoints every {@code checkpointEvery} rounds (0: never) with the retention given (0: none). */
+    /**
+     * As above while every write of the chunk files reverses the order its chunks were cut in (ids
+     * descending; a third of the series unranked, after them): each chunk gets its final ref from the
+     * write, under the series' sequence lock, while readers copy it.
+     */
+    @Test
+    void readersNeverSeeTornDataWhileEachWriteReordersItsChunks() throws Exception {
+        run(100, 600_000, new io.sluice.core.head.chunkfiles.ChunkFileWriter.ChunkOrder() {
+            @Override
+            public int rank(int seriesId) {
+                return seriesId % 3 == 0 ? -1 : SERIES - seriesId;
+            }
+
+            @Override
+            public void unranked(int chunks) {
+            }
+        });
+    }
+
     private void run(int checkpointEvery, long retentionMs) throws Exception {
+        run(checkpointEvery, retentionMs, null);
+    }
+
+    /** Checkpoints every {@code checkpointEvery} rounds (0: never) with the retention given (0: none) and chunk order. */
+    private void run(int checkpointEvery, long retentionMs, io.sluice.core.head.chunkfiles.ChunkFileWriter.ChunkOrder order)
+            throws Exception {
         try (ShardFixture f = new ShardFixture(dir)) {
             Shard shard = f.open(f.options().withQueue(4, 64 * 1024).withChunkFileBytes(64 << 10).withCheckpointIntervalMs(0)
-                    .withRetentionMs(retentionMs));
+                    .withRetentionMs(retentionMs), order);
             int stream = f.streams.idOf("m", 0);
             byte[][] canon = new byte[SERIES][];
             for (int s = 0; s < SERIES; s++) {

@@ -36,7 +36,13 @@ final class ShardFixture implements AutoCloseable {
     }
 
     Shard open(ShardOptions options) throws IOException {
+        return open(options, null);
+    }
+
+    /** A shard whose chunk file writes put their chunks in {@code order} (null: append order). */
+    Shard open(ShardOptions options, io.sluice.core.head.chunkfiles.ChunkFileWriter.ChunkOrder order) throws IOException {
         shard = new Shard(0, options, streams, accounting, clockNs::get);
+        shard.chunkOrder(order);
         shard.start();
         return shard;
     }
