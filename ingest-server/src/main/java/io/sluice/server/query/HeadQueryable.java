@@ -174,6 +174,13 @@ final class HeadQueryable implements Queryable {
         }
 
         @Override
+        public boolean latest(long fromMs, long toMs) {
+            started = true;
+            atEnd = true;
+            return samples.latest(fromMs, toMs);
+        }
+
+        @Override
         public long timestamp() {
             return samples.timestampMs();
         }

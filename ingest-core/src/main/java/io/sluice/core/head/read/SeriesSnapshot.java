@@ -32,6 +32,10 @@ public final class SeriesSnapshot {
     private long[] chunkMinTimes = new long[16];
     private long[] chunkMaxTimes = new long[16];
     private int chunkCount;
+    // The series' newest sample, when its writer published it (newestSample): an instant read needs no decode
+    private boolean newestKnown;
+    private long newestTimeMs;
+    private long newestValueBits;
     private int seriesId;
     private long minTimeMs;
     private long maxTimeMs;
@@ -48,6 +52,17 @@ public final class SeriesSnapshot {
         this.chunkCount = 0;
         this.chunkBytesUsed = 0;
         this.labelsLength = 0;
+        this.newestKnown = false;
+    }
+
+    /**
+     * The series' newest sample (its writer's last, published consistently with the chunks copied):
+     * {@link Samples#latest} then answers from it instead of decoding the open chunk.
+     */
+    public void newestSample(long timeMs, long valueBits) {
+        newestKnown = true;
+        newestTimeMs = timeMs;
+        newestValueBits = valueBits;
     }
 
     /** A buffer of at least {@code length} bytes for the writer to copy the series' labels into. */
@@ -373,6 +388,38 @@ public final class SeriesSnapshot {
                 valueBits = iterator.valueBits();
                 return true;
             }
+        }
+
+        /**
+         * Moves to the latest sample in [fromMs, toMs] (and in range), the one read of an instant
+         * selection; false when there is none. Ends the iteration: {@link #next} is false afterwards.
+         * When the series' newest sample is known ({@link #newestSample}) and at or before both ends, it
+         * is the answer without a decode; else the chunks are decoded from {@code fromMs}.
+         */
+        public boolean latest(long fromMs, long toMs) {
+            long from = Math.max(fromMs, minTimeMs);
+            long to = Math.min(toMs, maxTimeMs);
+            chunk = chunkCount; // whatever the path, the iteration ends here
+            inChunk = false;
+            if (newestKnown && newestTimeMs <= to) {
+                timestampMs = newestTimeMs;
+                valueBits = newestValueBits;
+                return newestTimeMs >= from;
+            }
+            start();
+            boolean found = false;
+            long t = 0;
+            long bits = 0;
+            for (boolean more = seek(from); more && timestampMs <= to; more = next()) {
+                found = true;
+                t = timestampMs;
+                bits = valueBits;
+            }
+            chunk = chunkCount;
+            inChunk = false;
+            timestampMs = t;
+            valueBits = bits;
+            return found;
         }
 
         public long timestampMs() {

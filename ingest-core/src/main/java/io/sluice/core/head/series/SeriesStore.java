@@ -393,6 +393,11 @@ public final class SeriesStore implements AutoCloseable {
             int bits = XorStateDescriptor.bitLength(cursor);
             if (lastTime == seriesMaxTime && bits > 0 && (bits + Byte.SIZE - 1) / Byte.SIZE <= ChunkHandle.capacityBytes(open)) {
                 into.addOpenChunk(chunks.page(open), ChunkMemory.offset(open), bits, openSamples, firstTime, lastTime);
+                // The newest sample's value, when no append has moved on meanwhile (see XorStateDescriptor.lastValueBits)
+                long lastValue = XorStateDescriptor.lastValueBits(s, state);
+                if (s.get(LONG, state + XorStateDescriptor.LAST_TIMESTAMP_OFFSET) == seriesMaxTime) {
+                    into.newestSample(lastTime, lastValue);
+                }
             } else {
                 into.addChunk(chunks.page(open), ChunkMemory.offset(open), ChunkHandle.capacityBytes(open), openSamples);
             }

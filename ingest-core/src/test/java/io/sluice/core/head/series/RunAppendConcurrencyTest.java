@@ -105,7 +105,11 @@ class RunAppendConcurrencyTest {
                     ts[n] = BASE_MS + next[s] * STEP_MS;
                     vs[n++] = value(s, next[s]++);
                 }
-                store.appendRun(s, ts, vs, 0, n, counts);
+                if (n == 1 && random.nextBoolean()) { // the one-sample path too
+                    counts.add(store.append(s, ts[0], vs[0]));
+                } else {
+                    store.appendRun(s, ts, vs, 0, n, counts);
+                }
                 left -= next[s] == SAMPLES ? 1 : 0;
             }
             assertThat(counts.appended).isEqualTo((long) SERIES * SAMPLES);
@@ -161,6 +165,13 @@ class RunAppendConcurrencyTest {
             k++;
         }
         assertThat(samples.hasCorruptChunk()).isFalse();
+        // The newest sample the snapshot was given (when it was) is the last one its chunks hold
+        boolean found = snapshot.samples().latest(Long.MIN_VALUE, Long.MAX_VALUE);
+        assertThat(found).as("series %d latest", s).isEqualTo(k > from);
+        if (found) {
+            assertThat(samples.timestampMs()).as("series %d latest", s).isEqualTo(BASE_MS + (k - 1) * STEP_MS);
+            assertThat(samples.valueBits()).as("series %d latest", s).isEqualTo(value(s, k - 1));
+        }
         return k - from;
     }
 }
