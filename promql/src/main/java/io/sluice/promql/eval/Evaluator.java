@@ -135,8 +135,9 @@ public final class Evaluator {
         }
     }
 
-    SeriesSet select(long mint, long maxt, List<LabelMatcher> matchers) {
-        SeriesSet s = queryable.select(mint, maxt, matchers);
+    /** With {@code latest}, the reader calls only {@link SampleIterator#latest}{@code (from, maxt)}. */
+    SeriesSet select(long mint, long maxt, List<LabelMatcher> matchers, boolean latest) {
+        SeriesSet s = latest ? queryable.selectLatest(mint, maxt, matchers) : queryable.select(mint, maxt, matchers);
         opened.add(s);
         List<String> names = projection;
         projection = null;
@@ -460,10 +461,10 @@ public final class Evaluator {
         long last = refTime(g, n - 1, vs.offsetMs(), vs.atKind(), vs.atMs());
         long mint = Math.min(first, last) - lookback + 1;
         long maxt = Math.max(first, last);
-        SeriesSet set = select(mint, maxt, vs.matchers());
+        boolean pinned = vs.atKind() != Expr.AtKind.NONE;
+        SeriesSet set = select(mint, maxt, vs.matchers(), n == 1 || pinned); // fill: latest(., maxt) alone
         double[] buf = new double[n];
         Row row = new Row(null, false, buf);
-        boolean pinned = vs.atKind() != Expr.AtKind.NONE;
         return new RowSource() {
             SampleIterator it;
             boolean done;

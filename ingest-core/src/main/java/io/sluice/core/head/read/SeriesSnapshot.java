@@ -32,7 +32,8 @@ public final class SeriesSnapshot {
     private long[] chunkMinTimes = new long[16];
     private long[] chunkMaxTimes = new long[16];
     private int chunkCount;
-    // The series' newest sample, when its writer published it (newestSample): an instant read needs no decode
+    // For a reader of the newest sample alone (readNewestOnly): the series' newest sample instead of chunks
+    private boolean newestOnly;
     private boolean newestKnown;
     private long newestTimeMs;
     private long newestValueBits;
@@ -56,8 +57,27 @@ public final class SeriesSnapshot {
     }
 
     /**
-     * The series' newest sample (its writer's last, published consistently with the chunks copied):
-     * {@link Samples#latest} then answers from it instead of decoding the open chunk.
+     * Makes this snapshot one for a reader that calls only {@link Samples#latest}{@code (from, to)} with
+     * {@code to} at or after the range's end (an instant read): the series store then copies no chunk
+     * when it can tell the series' newest sample and that sample is in range ({@link #newestSample}),
+     * else the chunks as usual. Kept over {@link #reset}.
+     */
+    public void readNewestOnly() {
+        newestOnly = true;
+    }
+
+    public boolean newestOnly() {
+        return newestOnly;
+    }
+
+    /** Whether the snapshot holds a sample: a chunk or the newest sample. */
+    public boolean isEmpty() {
+        return chunkCount == 0 && !newestKnown;
+    }
+
+    /**
+     * The series' newest sample, in range, in place of its chunks (for {@link #readNewestOnly}):
+     * {@link Samples#latest} answers from it.
      */
     public void newestSample(long timeMs, long valueBits) {
         newestKnown = true;
@@ -394,7 +414,7 @@ public final class SeriesSnapshot {
          * Moves to the latest sample in [fromMs, toMs] (and in range), the one read of an instant
          * selection; false when there is none. Ends the iteration: {@link #next} is false afterwards.
          * When the series' newest sample is known ({@link #newestSample}) and at or before both ends, it
-         * is the answer without a decode; else the chunks are decoded from {@code fromMs}.
+         * is the answer without a decode; else the chunks are decoded from {@code fromMs} on.
          */
         public boolean latest(long fromMs, long toMs) {
             long from = Math.max(fromMs, minTimeMs);
