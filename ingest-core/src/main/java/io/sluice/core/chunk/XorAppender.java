@@ -162,6 +162,9 @@ public final class XorAppender {
         windowTrailing = XorStateDescriptor.trailing(cursor);
         final long delta = timestampMs - lastTimestampMs;
         final long end;
+        // The last timestamp before the last value (written with release): a reader of the series'
+        // newest sample relies on it (XorStateDescriptor.lastValueBits).
+        s.set(FIELD, so + LAST_TIMESTAMP_OFFSET, timestampMs);
         if (num == 0) {
             end = put(putVarint(start, (timestampMs << 1) ^ (timestampMs >> 63)), valueBits, Long.SIZE);
             s.set(FIELD, so + FIRST_TIMESTAMP_OFFSET, timestampMs);
@@ -182,7 +185,6 @@ public final class XorAppender {
             }
         }
         lastTimestampMs = timestampMs;
-        s.set(FIELD, so + LAST_TIMESTAMP_OFFSET, timestampMs);
         chunk.set(BIG_ENDIAN_SHORT, chunkOffset, (short) (num + 1));
         final long published = XorStateDescriptor.cursor((int) end, num + 1, windowLeading, windowTrailing);
         XorStateDescriptor.publishCursor(s, so, published);
@@ -411,7 +413,7 @@ public final class XorAppender {
         final long so = stateOffset;
         s.set(FIELD, so + LAST_TIMESTAMP_OFFSET, lastTs);
         s.set(FIELD, so + LAST_DELTA_OFFSET, lastDelta);
-        s.set(FIELD, so + LAST_VALUE_BITS_OFFSET, lastValue);
+        XorStateDescriptor.setLastValueBits(s, so, lastValue); // after the last timestamp
         chunk.set(BIG_ENDIAN_SHORT, chunkOffset, (short) num);
         final long published = XorStateDescriptor.cursor(originBits + rel, num, leading, trailing);
         XorStateDescriptor.publishCursor(s, so, published);
@@ -490,7 +492,7 @@ public final class XorAppender {
 
     private void setLastValue(long valueBits) {
         lastValueBits = valueBits;
-        state.set(FIELD, stateOffset + LAST_VALUE_BITS_OFFSET, valueBits);
+        XorStateDescriptor.setLastValueBits(state, stateOffset, valueBits);
     }
 
     /** The timestamp code of samples 2.., then the value code; merged into one write when they fit. */

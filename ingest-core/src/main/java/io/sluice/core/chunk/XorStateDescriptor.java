@@ -54,6 +54,7 @@ public final class XorStateDescriptor {
     /** Plain fields: no alignment check per access (the struct is aligned anyway). */
     static final ValueLayout.OfLong FIELD = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final VarHandle CURSOR = ValueLayout.JAVA_LONG.varHandle().withInvokeExactBehavior();
+    private static final VarHandle LAST_VALUE = ValueLayout.JAVA_LONG.varHandle().withInvokeExactBehavior();
 
     private XorStateDescriptor() {
     }
@@ -82,6 +83,22 @@ public final class XorStateDescriptor {
      */
     public static long publishedCursor(MemorySegment state, long stateOffset) {
         return (long) CURSOR.getAcquire(state, stateOffset + CURSOR_OFFSET);
+    }
+
+    /**
+     * The appender's last value, read with acquire. The appender writes it with release after the
+     * sample's last timestamp, so a {@code lastTsMs} read after this one is at least that sample's: a
+     * reader that read the series' last timestamp {@code t} published (its max time, with acquire),
+     * then this value, then {@code lastTsMs} again and found {@code t}, holds the value of the sample at
+     * {@code t} (a later sample's value would come with a later timestamp). Safe from any thread.
+     */
+    public static long lastValueBits(MemorySegment state, long stateOffset) {
+        return (long) LAST_VALUE.getAcquire(state, stateOffset + LAST_VALUE_BITS_OFFSET);
+    }
+
+    /** Writes the last value with release: after the sample's last timestamp (see {@link #lastValueBits}). */
+    static void setLastValueBits(MemorySegment state, long stateOffset, long valueBits) {
+        LAST_VALUE.setRelease(state, stateOffset + LAST_VALUE_BITS_OFFSET, valueBits);
     }
 
     static void publishCursor(MemorySegment state, long stateOffset, long cursor) {

@@ -30,11 +30,21 @@ final class HeadQueryable implements Queryable {
 
     @Override
     public SeriesSet select(long minTimeMs, long maxTimeMs, List<LabelMatcher> matchers) {
+        return new HeadSeriesSet(head.query(minTimeMs, maxTimeMs, toCore(matchers)));
+    }
+
+    /** Each series' newest sample alone where the head can tell it (no chunk copied): see {@link HeadQuery#readNewestOnly}. */
+    @Override
+    public SeriesSet selectLatest(long minTimeMs, long maxTimeMs, List<LabelMatcher> matchers) {
+        return new HeadSeriesSet(head.query(minTimeMs, maxTimeMs, toCore(matchers)).readNewestOnly());
+    }
+
+    private static Matcher[] toCore(List<LabelMatcher> matchers) {
         Matcher[] m = new Matcher[matchers.size()];
         for (int i = 0; i < m.length; i++) {
             m[i] = toCore(matchers.get(i));
         }
-        return new HeadSeriesSet(head.query(minTimeMs, maxTimeMs, m));
+        return m;
     }
 
     static Matcher toCore(LabelMatcher m) {
@@ -171,6 +181,13 @@ final class HeadQueryable implements Queryable {
                 return false;
             }
             return true;
+        }
+
+        @Override
+        public boolean latest(long fromMs, long toMs) {
+            started = true;
+            atEnd = true;
+            return samples.latest(fromMs, toMs);
         }
 
         @Override

@@ -24,7 +24,7 @@ final class AtTimestamp {
         if (g.n() == 0 || from > to) {
             return () -> null;
         }
-        SeriesSet set = ev.select(from, to, vs.matchers());
+        SeriesSet set = ev.select(from, to, vs.matchers(), true);
         double[] buf = new double[g.n()];
         Row row = new Row(null, false, buf);
         return new RowSource() {
@@ -35,14 +35,8 @@ final class AtTimestamp {
                 while (set.next()) {
                     ev.checkSometimes();
                     it = set.iterator(it);
-                    long t = Long.MIN_VALUE;
-                    double v = 0;
-                    for (boolean have = it.seek(from); have && it.timestamp() <= to; have = it.next()) {
-                        t = it.timestamp();
-                        v = it.value();
-                    }
-                    if (t != Long.MIN_VALUE && !SampleIterator.isStaleMarker(v)) {
-                        Arrays.fill(buf, t / 1000.0);
+                    if (it.latest(from, to) && !SampleIterator.isStaleMarker(it.value())) {
+                        Arrays.fill(buf, it.timestamp() / 1000.0);
                         row.labels = set.labels();
                         row.dropName = false;
                         row.v = buf;

@@ -135,8 +135,9 @@ public final class Evaluator {
         }
     }
 
-    SeriesSet select(long mint, long maxt, List<LabelMatcher> matchers) {
-        SeriesSet s = queryable.select(mint, maxt, matchers);
+    /** With {@code latest}, the reader calls only {@link SampleIterator#latest}{@code (from, maxt)}. */
+    SeriesSet select(long mint, long maxt, List<LabelMatcher> matchers, boolean latest) {
+        SeriesSet s = latest ? queryable.selectLatest(mint, maxt, matchers) : queryable.select(mint, maxt, matchers);
         opened.add(s);
         List<String> names = projection;
         projection = null;
@@ -460,10 +461,10 @@ public final class Evaluator {
         long last = refTime(g, n - 1, vs.offsetMs(), vs.atKind(), vs.atMs());
         long mint = Math.min(first, last) - lookback + 1;
         long maxt = Math.max(first, last);
-        SeriesSet set = select(mint, maxt, vs.matchers());
+        boolean pinned = vs.atKind() != Expr.AtKind.NONE;
+        SeriesSet set = select(mint, maxt, vs.matchers(), n == 1 || pinned); // fill: latest(., maxt) alone
         double[] buf = new double[n];
         Row row = new Row(null, false, buf);
-        boolean pinned = vs.atKind() != Expr.AtKind.NONE;
         return new RowSource() {
             SampleIterator it;
             boolean done;
@@ -493,21 +494,19 @@ public final class Evaluator {
     private boolean fill(SampleIterator it, Grid g, Expr.VectorSelector vs, boolean pinned, double[] buf, boolean timestamps) {
         int n = g.n();
         boolean have = false;
-        boolean started = false;
         long lastT = Long.MIN_VALUE;
         double lastV = 0;
         boolean any = false;
+        if (n == 1 || pinned) { // one reference time: its latest sample alone, which a store may know without a decode
+            long rt = refTime(g, 0, vs.offsetMs(), vs.atKind(), vs.atMs());
+            boolean found = it.latest(rt - lookback + 1, rt) && !SampleIterator.isStaleMarker(it.value());
+            Arrays.fill(buf, found ? (timestamps ? it.timestamp() / 1000.0 : it.value()) : Row.ABSENT);
+            return found;
+        }
         for (int i = 0; i < n; i++) {
             long rt = refTime(g, i, vs.offsetMs(), vs.atKind(), vs.atMs());
-            if (pinned && i > 0) {
-                buf[i] = buf[0];
-                continue;
-            }
             long lo = rt - lookback; // exclusive
-            if (!started) {
-                have = it.seek(lo + 1);
-                started = true;
-            } else if (have && it.timestamp() <= lo) {
+            if (i == 0 || have && it.timestamp() <= lo) {
                 lastT = Long.MIN_VALUE;
                 have = it.seek(lo + 1);
             }
@@ -523,7 +522,7 @@ public final class Evaluator {
                 buf[i] = Row.ABSENT;
             }
         }
-        return pinned ? !Row.absent(buf[0]) : any;
+        return any;
     }
 
     // ---------------------------------------------------------------- range windows

@@ -42,7 +42,7 @@ final class Windows {
             long last = ev.refTime(g, g.n() - 1, offset, at, atMs);
             minT = Math.min(first, last) - rangeMs;
             maxT = Math.max(first, last);
-            set = ev.select(minT + 1, maxT, vs.matchers());
+            set = ev.select(minT + 1, maxT, vs.matchers(), false);
             rows = null;
             inner = null;
         } else {

@@ -133,6 +133,23 @@ public final class MemoryQueryable implements Queryable {
         }
 
         @Override
+        public boolean latest(long fromMs, long toMs) {
+            int lo = 0;
+            int hi = n;
+            while (lo < hi) { // the first sample after toMs
+                int mid = (lo + hi) >>> 1;
+                if (ts[mid] <= toMs) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            i = lo - 1;
+            n = lo; // the iteration ends here
+            return i >= 0 && ts[i] >= fromMs;
+        }
+
+        @Override
         public long timestamp() {
             return ts[i];
         }

@@ -15,4 +15,13 @@ public interface Queryable {
      * range may be returned too; the engine filters by time.
      */
     SeriesSet select(long minTimeMs, long maxTimeMs, List<LabelMatcher> matchers);
+
+    /**
+     * {@link #select} for a reader that calls nothing but {@link SampleIterator#latest}{@code (from, maxTimeMs)}
+     * on each series' iterator (an instant selection): a store that knows a series' newest sample may
+     * copy nothing else of it. By default {@link #select}.
+     */
+    default SeriesSet selectLatest(long minTimeMs, long maxTimeMs, List<LabelMatcher> matchers) {
+        return select(minTimeMs, maxTimeMs, matchers);
+    }
 }

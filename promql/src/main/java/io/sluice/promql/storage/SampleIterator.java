@@ -18,6 +18,13 @@ public interface SampleIterator {
      */
     boolean seek(long timeMs);
 
+    /**
+     * Moves to the latest sample in [fromMs, toMs], the one read of an instant selection; false when
+     * there is none. Ends the iteration: {@link #next()} and {@link #seek} are false afterwards. A store
+     * that knows a series' newest sample answers from it without reading the samples before.
+     */
+    boolean latest(long fromMs, long toMs);
+
     long timestamp();
 
     double value();

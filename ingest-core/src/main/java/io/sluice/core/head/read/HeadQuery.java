@@ -185,11 +185,20 @@ public final class HeadQuery {
         while (++cursor < entries.size()) {
             Entry e = entries.get(cursor);
             shards[e.shard].snapshot(e.id, minTimeMs, maxTimeMs, snapshot, e.labels); // null: copied into the snapshot
-            if (snapshot.chunkCount() > 0) {
+            if (!snapshot.isEmpty()) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * For a reader of each series' latest sample alone (an instant selection): see
+     * {@link SeriesSnapshot#readNewestOnly}. Before the first {@link #next()}; returns this query.
+     */
+    public HeadQuery readNewestOnly() {
+        snapshot.readNewestOnly();
+        return this;
     }
 
     /** The current series' labels. */

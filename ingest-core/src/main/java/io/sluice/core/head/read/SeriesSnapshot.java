@@ -32,6 +32,11 @@ public final class SeriesSnapshot {
     private long[] chunkMinTimes = new long[16];
     private long[] chunkMaxTimes = new long[16];
     private int chunkCount;
+    // For a reader of the newest sample alone (readNewestOnly): the series' newest sample instead of chunks
+    private boolean newestOnly;
+    private boolean newestKnown;
+    private long newestTimeMs;
+    private long newestValueBits;
     private int seriesId;
     private long minTimeMs;
     private long maxTimeMs;
@@ -48,6 +53,36 @@ public final class SeriesSnapshot {
         this.chunkCount = 0;
         this.chunkBytesUsed = 0;
         this.labelsLength = 0;
+        this.newestKnown = false;
+    }
+
+    /**
+     * Makes this snapshot one for a reader that calls only {@link Samples#latest}{@code (from, to)} with
+     * {@code to} at or after the range's end (an instant read): the series store then copies no chunk
+     * when it can tell the series' newest sample and that sample is in range ({@link #newestSample}),
+     * else the chunks as usual. Kept over {@link #reset}.
+     */
+    public void readNewestOnly() {
+        newestOnly = true;
+    }
+
+    public boolean newestOnly() {
+        return newestOnly;
+    }
+
+    /** Whether the snapshot holds a sample: a chunk or the newest sample. */
+    public boolean isEmpty() {
+        return chunkCount == 0 && !newestKnown;
+    }
+
+    /**
+     * The series' newest sample, in range, in place of its chunks (for {@link #readNewestOnly}):
+     * {@link Samples#latest} answers from it.
+     */
+    public void newestSample(long timeMs, long valueBits) {
+        newestKnown = true;
+        newestTimeMs = timeMs;
+        newestValueBits = valueBits;
     }
 
     /** A buffer of at least {@code length} bytes for the writer to copy the series' labels into. */
@@ -373,6 +408,38 @@ public final class SeriesSnapshot {
                 valueBits = iterator.valueBits();
                 return true;
             }
+        }
+
+        /**
+         * Moves to the latest sample in [fromMs, toMs] (and in range), the one read of an instant
+         * selection; false when there is none. Ends the iteration: {@link #next} is false afterwards.
+         * When the series' newest sample is known ({@link #newestSample}) and at or before both ends, it
+         * is the answer without a decode; else the chunks are decoded from {@code fromMs} on.
+         */
+        public boolean latest(long fromMs, long toMs) {
+            long from = Math.max(fromMs, minTimeMs);
+            long to = Math.min(toMs, maxTimeMs);
+            chunk = chunkCount; // whatever the path, the iteration ends here
+            inChunk = false;
+            if (newestKnown && newestTimeMs <= to) {
+                timestampMs = newestTimeMs;
+                valueBits = newestValueBits;
+                return newestTimeMs >= from;
+            }
+            start();
+            boolean found = false;
+            long t = 0;
+            long bits = 0;
+            for (boolean more = seek(from); more && timestampMs <= to; more = next()) {
+                found = true;
+                t = timestampMs;
+                bits = valueBits;
+            }
+            chunk = chunkCount;
+            inChunk = false;
+            timestampMs = t;
+            valueBits = bits;
+            return found;
         }
 
         public long timestampMs() {

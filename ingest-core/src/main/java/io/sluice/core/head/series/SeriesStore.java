@@ -378,6 +378,9 @@ public final class SeriesStore implements AutoCloseable {
         long open = s.get(LONG, b + OPEN_CHUNK_OFFSET);
         long state = b + XOR_STATE_OFFSET;
         long seriesMaxTime = (long) MAX_TIME.getAcquire(s, b + MAX_TIME_OFFSET); // before the cursor: see below
+        if (into.newestOnly() && seriesMaxTime >= minTimeMs && seriesMaxTime <= maxTimeMs && newest(s, state, seriesMaxTime, into)) {
+            return true; // no chunk copied
+        }
         long cursor = XorStateDescriptor.publishedCursor(s, state);
         int openSamples = XorStateDescriptor.numSamples(cursor);
         long firstTime = s.get(LONG, state + XorStateDescriptor.FIRST_TIMESTAMP_OFFSET);
@@ -397,6 +400,22 @@ public final class SeriesStore implements AutoCloseable {
                 into.addChunk(chunks.page(open), ChunkMemory.offset(open), ChunkHandle.capacityBytes(open), openSamples);
             }
         }
+        return true;
+    }
+
+    /**
+     * Gives {@code into} the series' newest sample, at {@code seriesMaxTime} (its max time, read with
+     * acquire), when the appender's state still describes it: its last timestamp is that time after its
+     * last value was read (a later sample's value would come with a later timestamp, see
+     * {@link XorStateDescriptor#lastValueBits}; a chunk cut resets the state under the sequence lock,
+     * which the caller checks). False when an append moved on meanwhile, or the open chunk was cut.
+     */
+    private static boolean newest(MemorySegment s, long state, long seriesMaxTime, SeriesSnapshot into) {
+        long lastValue = XorStateDescriptor.lastValueBits(s, state);
+        if (s.get(LONG, state + XorStateDescriptor.LAST_TIMESTAMP_OFFSET) != seriesMaxTime) {
+            return false;
+        }
+        into.newestSample(seriesMaxTime, lastValue);
         return true;
     }
 

@@ -65,6 +65,60 @@ class SnapshotSeekTest {
         }
     }
 
+    /**
+     * {@link SeriesSnapshot.Samples#latest}: the latest sample in [from, to] and in the snapshot's range,
+     * the same whether the series' newest sample was published ({@link SeriesSnapshot#newestSample}) or
+     * the chunks are decoded; afterwards the iteration is over.
+     */
+    @Test
+    void latestIsTheLastSampleAtOrBeforeTheEndWithOrWithoutTheNewestSample() {
+        SplittableRandom random = new SplittableRandom(7);
+        int n = 300;
+        long[] ts = new long[n];
+        long[] vs = new long[n];
+        long t = 10_000;
+        for (int i = 0; i < n; i++) {
+            t += 1 + random.nextInt(30_000);
+            ts[i] = t;
+            vs[i] = Double.doubleToRawLongBits(random.nextGaussian());
+        }
+        HeapXorEncoder encoder = new HeapXorEncoder();
+        for (int trial = 0; trial < 2_000; trial++) {
+            long minT = ts[0] - 5 + random.nextLong(ts[n - 1] - ts[0] + 10);
+            long maxT = minT + random.nextLong(ts[n - 1] - ts[0] + 10);
+            boolean newestKnown = random.nextBoolean();
+            SeriesSnapshot snapshot = new SeriesSnapshot();
+            snapshot.reset(0, minT, maxT);
+            for (int from = 0; from < n; from += 120) {
+                int to = Math.min(n, from + 120);
+                encoder.encode(ts, vs, from, to);
+                snapshot.addChunk(MemorySegment.ofArray(encoder.bytes()), 0, encoder.length(), to - from);
+            }
+            if (newestKnown) {
+                snapshot.newestSample(ts[n - 1], vs[n - 1]);
+            }
+            long from = ts[0] - 5 + random.nextLong(ts[n - 1] - ts[0] + 10);
+            long to = from + random.nextLong(300_000);
+            int expected = -1;
+            for (int i = 0; i < n; i++) {
+                if (ts[i] >= Math.max(from, minT) && ts[i] <= Math.min(to, maxT)) {
+                    expected = i;
+                }
+            }
+            SeriesSnapshot.Samples s = snapshot.samples();
+            if (random.nextBoolean()) {
+                s.next(); // a read before does not change the answer
+            }
+            boolean found = s.latest(from, to);
+            assertThat(found).as("trial %d (newest known: %s)", trial, newestKnown).isEqualTo(expected >= 0);
+            if (found) {
+                assertThat(s.timestampMs()).isEqualTo(ts[expected]);
+                assertThat(s.valueBits()).isEqualTo(vs[expected]);
+            }
+            assertThat(s.next()).isFalse();
+        }
+    }
+
     /** The first index at or after {@code current} (the current sample stays) with a timestamp >= target. */
     private static int firstAtOrAfter(long[] ts, long target, int current) {
         for (int i = Math.max(current, 0); i < ts.length; i++) {

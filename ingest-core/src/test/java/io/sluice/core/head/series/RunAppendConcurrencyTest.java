@@ -29,6 +29,7 @@ class RunAppendConcurrencyTest {
     private static final int SAMPLES = 3_000;
     private static final long STEP_MS = 15_000;
     private static final long BASE_MS = 1_700_000_000_000L;
+    private static final AtomicLong newestRead = new AtomicLong();
 
     /** The value of sample {@code k} of series {@code s}: gauges with some repeats, distinct per series. */
     private static long value(int s, long k) {
@@ -58,6 +59,7 @@ class RunAppendConcurrencyTest {
                 assertThat(pool.awaitTermination(1, TimeUnit.MINUTES)).isTrue();
             }
             assertThat(checked.get()).as("samples checked by readers").isPositive();
+            assertThat(newestRead.get()).as("instant reads answered without a chunk").isPositive();
             for (int s = 0; s < SERIES; s++) {
                 assertThat(verify(store, s, 0, new SeriesSnapshot())).as("series %d at the end", s).isEqualTo(SAMPLES);
             }
@@ -105,7 +107,11 @@ class RunAppendConcurrencyTest {
                     ts[n] = BASE_MS + next[s] * STEP_MS;
                     vs[n++] = value(s, next[s]++);
                 }
-                store.appendRun(s, ts, vs, 0, n, counts);
+                if (n == 1 && random.nextBoolean()) { // the one-sample path too
+                    counts.add(store.append(s, ts[0], vs[0]));
+                } else {
+                    store.appendRun(s, ts, vs, 0, n, counts);
+                }
                 left -= next[s] == SAMPLES ? 1 : 0;
             }
             assertThat(counts.appended).isEqualTo((long) SERIES * SAMPLES);
@@ -161,6 +167,21 @@ class RunAppendConcurrencyTest {
             k++;
         }
         assertThat(samples.hasCorruptChunk()).isFalse();
+        // An instant read taken after it: the newest sample (without chunks, when the store could tell it),
+        // at least the last one above, its value that of its timestamp
+        SeriesSnapshot instant = new SeriesSnapshot();
+        instant.readNewestOnly();
+        store.snapshot(s, BASE_MS + from * STEP_MS, Long.MAX_VALUE, instant);
+        SeriesSnapshot.Samples latest = instant.samples();
+        boolean found = latest.latest(Long.MIN_VALUE, Long.MAX_VALUE);
+        assertThat(found || k == from).as("series %d latest", s).isTrue();
+        if (found) {
+            long j = (latest.timestampMs() - BASE_MS) / STEP_MS;
+            assertThat(latest.timestampMs()).as("series %d latest", s).isEqualTo(BASE_MS + j * STEP_MS);
+            assertThat(j).as("series %d latest", s).isGreaterThanOrEqualTo(k - 1L);
+            assertThat(latest.valueBits()).as("series %d latest sample %d", s, j).isEqualTo(value(s, j));
+            newestRead.addAndGet(instant.chunkCount() == 0 ? 1 : 0);
+        }
         return k - from;
     }
 }
