@@ -3,7 +3,7 @@ package io.sluice.e2e;
 import io.sluice.core.head.Head;
 import io.sluice.core.head.HeadOptions;
 import io.sluice.core.head.read.HeadQuery;
-import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.series.SeriesSnapshot;
 import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.index.Matcher;
 import io.sluice.core.memory.MemoryAccounting;

@@ -2,7 +2,7 @@ package io.sluice.bench.query;
 
 import io.sluice.bench.AbstractBenchmark;
 import io.sluice.core.head.read.HeadQuery;
-import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.series.SeriesSnapshot;
 import io.sluice.core.index.Matcher;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;

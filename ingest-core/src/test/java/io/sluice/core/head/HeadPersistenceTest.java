@@ -3,7 +3,7 @@ package io.sluice.core.head;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.head.read.HeadQuery;
-import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.series.SeriesSnapshot;
 import io.sluice.core.head.shard.Shard;
 import io.sluice.core.head.shard.ShardBatch;
 import io.sluice.core.head.stream.StreamRegistry;

@@ -2,7 +2,7 @@ package io.sluice.server.query;
 
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.sluice.core.head.Head;
-import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.series.SeriesSnapshot;
 import io.sluice.core.index.Matcher;
 import io.sluice.server.http.Reply;
 import io.sluice.server.http.RequestParams;

@@ -2,7 +2,7 @@ package io.sluice.server.query;
 
 import io.sluice.core.head.Head;
 import io.sluice.core.head.read.HeadQuery;
-import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.series.SeriesSnapshot;
 import io.sluice.core.index.Matcher;
 import io.sluice.core.labels.LabelsView;
 import io.sluice.promql.labels.LabelMatcher;

@@ -5,7 +5,7 @@ import static io.sluice.server.format.ProtoWire.LEN;
 import static io.sluice.server.format.ProtoWire.VARINT;
 import static io.sluice.server.format.ProtoWire.tag;
 
-import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.series.SeriesSnapshot;
 import io.sluice.core.labels.LabelsView;
 import io.sluice.server.format.ByteWriter;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.sluice.server.query;
 
 import io.sluice.core.head.read.HeadQuery;
-import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.series.SeriesSnapshot;
 import io.sluice.core.labels.LabelsView;
 
 /**

@@ -9,7 +9,7 @@ import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import io.sluice.core.head.Head;
 import io.sluice.core.head.read.HeadQuery;
-import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.series.SeriesSnapshot;
 import io.sluice.core.index.Matcher;
 import io.sluice.core.labels.LabelsView;
 import io.sluice.server.config.QueryOptions;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sluice.core.head.Head;
 import io.sluice.core.head.HeadOptions;
 import io.sluice.core.head.read.HeadQuery;
-import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.series.SeriesSnapshot;
 import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.index.Matcher;
 import io.sluice.core.labels.LabelsView;

@@ -1,6 +1,6 @@
 package io.sluice.server.format;
 
-import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.series.SeriesSnapshot;
 import io.sluice.core.head.shard.Shard;
 import io.sluice.core.head.shard.ShardBatch;
 import io.sluice.core.head.shard.ShardOptions;

@@ -2,7 +2,7 @@ package io.sluice.server.kafka;
 
 import io.sluice.core.head.Head;
 import io.sluice.core.head.read.HeadQuery;
-import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.series.SeriesSnapshot;
 import io.sluice.core.head.stats.ShardStats;
 import io.sluice.core.index.Matcher;
 import java.util.ArrayList;

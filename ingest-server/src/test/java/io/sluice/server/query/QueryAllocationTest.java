@@ -3,7 +3,7 @@ package io.sluice.server.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.head.read.HeadQuery;
-import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.series.SeriesSnapshot;
 import io.sluice.server.config.QueryOptions;
 import io.sluice.server.format.AllocationMeter;
 import java.nio.file.Path;

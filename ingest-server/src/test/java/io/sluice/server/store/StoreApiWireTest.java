@@ -14,7 +14,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.core.chunk.XorIterator;
 import io.sluice.core.head.read.HeadQuery;
-import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.series.SeriesSnapshot;
 import io.sluice.core.index.Matcher;
 import io.sluice.server.config.StoreApiOptions;
 import io.sluice.server.query.QueryFixture;

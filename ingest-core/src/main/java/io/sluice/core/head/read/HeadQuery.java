@@ -1,5 +1,6 @@
 package io.sluice.core.head.read;
 
+import io.sluice.core.head.series.SeriesSnapshot;
 import io.sluice.core.head.shard.Shard;
 import io.sluice.core.index.Matcher;
 import io.sluice.core.labels.LabelsView;

@@ -18,7 +18,6 @@ import io.sluice.core.chunk.XorIterator;
 import io.sluice.core.chunk.XorStateDescriptor;
 import io.sluice.core.head.chunkfiles.ChunkFileDescriptor;
 import io.sluice.core.head.chunkfiles.ChunkFileMappings;
-import io.sluice.core.head.read.SeriesSnapshot;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;

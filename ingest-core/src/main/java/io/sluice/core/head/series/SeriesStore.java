@@ -21,7 +21,6 @@ import io.sluice.core.chunk.ChunkHandle;
 import io.sluice.core.chunk.ChunkMemory;
 import io.sluice.core.chunk.XorStateDescriptor;
 import io.sluice.core.head.chunkfiles.ChunkFileMappings;
-import io.sluice.core.head.read.SeriesSnapshot;
 import io.sluice.core.memory.MemoryAccounting;
 import io.sluice.core.memory.MemoryTag;
 import java.lang.foreign.Arena;

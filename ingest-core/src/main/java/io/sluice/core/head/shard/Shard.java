@@ -5,7 +5,7 @@ import io.sluice.core.head.checkpoint.Checkpoints;
 import io.sluice.core.head.checkpoint.RestoreReport;
 import io.sluice.core.head.chunkfiles.ChunkFileWriter;
 import io.sluice.core.head.chunkfiles.ChunkFiles;
-import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.series.SeriesSnapshot;
 import io.sluice.core.head.records.SeriesCodecState;
 import io.sluice.core.head.replay.ReplayListener;
 import io.sluice.core.head.replay.ReplayProgress;

@@ -3,6 +3,7 @@ package io.sluice.core.head.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.chunk.HeapXorEncoder;
+import io.sluice.core.head.series.SeriesSnapshot;
 import java.lang.foreign.MemorySegment;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;

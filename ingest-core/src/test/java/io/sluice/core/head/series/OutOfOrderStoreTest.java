@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.chunk.ChunkCutPolicy;
 import io.sluice.core.chunk.XorIterator;
-import io.sluice.core.head.read.SeriesSnapshot;
 import io.sluice.core.memory.MemoryAccounting;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -3,7 +3,6 @@ package io.sluice.core.head.series;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.chunk.ChunkCutPolicy;
-import io.sluice.core.head.read.SeriesSnapshot;
 import io.sluice.core.memory.MemoryAccounting;
 import java.util.Arrays;
 import java.util.SplittableRandom;

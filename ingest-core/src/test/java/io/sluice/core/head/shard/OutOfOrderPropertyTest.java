@@ -3,7 +3,7 @@ package io.sluice.core.head.shard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.chunk.XorIterator;
-import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.series.SeriesSnapshot;
 import io.sluice.core.head.stats.ShardStats.Counter;
 import io.sluice.core.labels.LabelsView;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.sluice.core.head.shard;
 
-import io.sluice.core.head.read.SeriesSnapshot;
+import io.sluice.core.head.series.SeriesSnapshot;
 import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.core.labels.LabelsBuilder;

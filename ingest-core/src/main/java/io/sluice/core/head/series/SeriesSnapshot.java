@@ -1,4 +1,4 @@
-package io.sluice.core.head.read;
+package io.sluice.core.head.series;
 
 import io.sluice.core.chunk.ChunkCutPolicy;
 import io.sluice.core.chunk.HeapXorEncoder;
