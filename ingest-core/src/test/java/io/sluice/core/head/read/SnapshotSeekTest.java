@@ -20,12 +20,7 @@ class SnapshotSeekTest {
         int n = 350;
         long[] ts = new long[n];
         long[] vs = new long[n];
-        long t = 10_000;
-        for (int i = 0; i < n; i++) {
-            t += 1 + random.nextInt(30_000);
-            ts[i] = t;
-            vs[i] = Double.doubleToRawLongBits(random.nextGaussian());
-        }
+        randomSamples(random, ts, vs);
         long minT = ts[37] - 1;
         long maxT = ts[301];
         SeriesSnapshot snapshot = new SeriesSnapshot();
@@ -77,12 +72,7 @@ class SnapshotSeekTest {
         int n = 300;
         long[] ts = new long[n];
         long[] vs = new long[n];
-        long t = 10_000;
-        for (int i = 0; i < n; i++) {
-            t += 1 + random.nextInt(30_000);
-            ts[i] = t;
-            vs[i] = Double.doubleToRawLongBits(random.nextGaussian());
-        }
+        randomSamples(random, ts, vs);
         HeapXorEncoder encoder = new HeapXorEncoder();
         for (int trial = 0; trial < 2_000; trial++) {
             long minT = ts[0] - 5 + random.nextLong(ts[n - 1] - ts[0] + 10);
@@ -128,5 +118,15 @@ class SnapshotSeekTest {
             }
         }
         return -1;
+    }
+
+    /** Increasing timestamps 1 ms to 30 s apart from 10,000, Gaussian values: one per slot of {@code ts} and {@code vs}. */
+    private static void randomSamples(SplittableRandom random, long[] ts, long[] vs) {
+        long t = 10_000;
+        for (int i = 0; i < ts.length; i++) {
+            t += 1 + random.nextInt(30_000);
+            ts[i] = t;
+            vs[i] = Double.doubleToRawLongBits(random.nextGaussian());
+        }
     }
 }
