@@ -7,7 +7,7 @@
 # alike and times them, alternating (wall, server CPU from /proc, VmHWM). Last, async-profiler records a CPU
 # flame graph of Sluice answering the query it is slowest on next to Prometheus (the lowest speed-up).
 #
-#   benchmarks/query-vs-prometheus.sh [--series N] [--runs R] [--warmup W] [--only Q,...] [--dir D] [--no-flame] [--keep] [--no-aot | --aot-ab]
+#   benchmarks/query-vs-prometheus.sh [--series N] [--runs R] [--warmup W] [--only Q,...] [--dir D] [--no-flame] [--keep] [--no-aot | --aot-ab | --ab-opts OPTS | --ab-root DIR]
 #   benchmarks/query-vs-prometheus.sh --thanos [--thanos-engine prometheus|thanos] [--sidecar] [...]
 #
 # --thanos: the Sluice side is a Thanos Querier over three Sluice instances of one consumer group (a 3-partition
@@ -29,6 +29,10 @@
 # (SLUICE_AOT_CACHE=off). The output's "JDK AOT cache:" line and the JSON's aot_cache say which, from Sluice's log.
 # --aot-ab: the cache's effect in one run: a second Sluice, started without the cache on a copy of the same data,
 # is the anchor (sluice-no-aot), timed in the same alternation; not with --thanos.
+# --ab-opts "OPTS": a JVM option's effect in one run: a second Sluice (same cache setting) started with JAVA_OPTS
+# OPTS on a copy of the same data is the anchor (sluice-ab), timed in the same alternation; not with --thanos.
+# --ab-root DIR: a code change's effect in one run: the second Sluice is DIR/sluice (another clone or worktree,
+# its own jar and AOT cache, trained first when missing); with --ab-opts too, it also gets OPTS.
 # --only: some of the queries by name (sum_rate, hist_quantile, topk, group_left, regex_count).
 # Defaults: 10000 series, 10 runs after 20 warm-up runs (the JIT compiles the query path meanwhile), D=/tmp/sluice-query-bench-PID, one per run (deleted at the end unless
 # --keep). Sluice runs through ./sluice, with the JVM flags users get (docs/design/memory.md); SERVER_HEAP, when
@@ -44,7 +48,7 @@ source benchmarks/lib.sh
 
 series=10000 runs=10 warmup=20 dir=/tmp/sluice-query-bench-$$ flame=1 keep=0 thanos=0 thanos_engine=prometheus sidecar=0 only=()
 anchor=()
-aot_ab=0
+aot_ab=0 ab_opts="" ab_root=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --series) series="$2"; shift 2 ;;
@@ -59,11 +63,15 @@ while [ $# -gt 0 ]; do
     --thanos-engine) thanos_engine="$2"; shift 2 ;;
     --sidecar) sidecar=1; shift ;;
     --aot-ab) aot_ab=1; shift ;;
-    *) sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    --ab-opts) ab_opts="$2"; shift 2 ;;
+    --ab-root) ab_root="$(cd "$2" && pwd)"; shift 2 ;;
+    *) sed -n '2,43p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
 if [ "$sidecar" = 1 ] && [ "$thanos" = 0 ]; then echo "--sidecar needs --thanos" >&2; exit 2; fi
 if [ "$aot_ab" = 1 ] && { [ "$thanos" = 1 ] || [ "${SLUICE_AOT_CACHE:-}" = off ]; }; then echo "--aot-ab needs a cache and no --thanos" >&2; exit 2; fi
+ab=""; if [ -n "$ab_opts" ] || [ -n "$ab_root" ]; then ab=1; fi
+if [ -n "$ab" ] && { [ "$thanos" = 1 ] || [ "$aot_ab" = 1 ]; }; then echo "--ab-opts and --ab-root go with neither --thanos nor --aot-ab" >&2; exit 2; fi
 heap_opts="${SERVER_HEAP:+-Xmx$SERVER_HEAP}"
 shards="$(nproc)"
 promdir="${PROMETHEUS_DIR:-$HOME/.cache/sluice/prometheus-v0.314.0}"
@@ -105,6 +113,14 @@ log "data: $series series x 2 h at 15 s (load $(load))"
 tail -1 "$dir/logs/promtool.log"
 rm -f "$dir/data.om"
 if [ "$aot_ab" = 1 ]; then cp -r "$dir/sluice" "$dir/sluice-no-aot"; fi
+if [ -n "$ab" ]; then cp -r "$dir/sluice" "$dir/sluice-ab"; fi
+if [ -n "$ab_root" ]; then
+  [ -f "$ab_root/tools/target/sluice.jar" ] || (cd "$ab_root" && ./mvnw -q -B -o -DskipTests -pl tools -am package)
+  if [ "${SLUICE_AOT_CACHE:-}" != off ] && { [ ! -f "$ab_root/tools/target/sluice.aot" ] || [ "$ab_root/tools/target/sluice.jar" -nt "$ab_root/tools/target/sluice.aot" ]; }; then
+    log "training the JDK AOT cache of $ab_root"
+    "$ab_root/sluice" aot-train > "$dir/logs/aot-train-ab.log" 2>&1 || { tail -3 "$dir/logs/aot-train-ab.log" >&2; exit 1; }
+  fi
+fi
 if [ "${SLUICE_AOT_CACHE:-}" != off ] && { [ ! -f tools/target/sluice.aot ] || [ "$jar" -nt tools/target/sluice.aot ]; }; then
   log "training the JDK AOT cache: ./sluice aot-train (load $(load))"
   ./sluice aot-train > "$dir/logs/aot-train.log" 2>&1 || { tail -3 "$dir/logs/aot-train.log" >&2; exit 1; }
@@ -148,6 +164,18 @@ if [ "$thanos" = 0 ]; then
     anchor=(--anchor "http://127.0.0.1:$no_aot_port:$!" --anchor-name sluice-no-aot)
     for _ in $(seq 1200); do ready "$no_aot_port" && break; sleep 0.1; done
     ready "$no_aot_port" || { echo "Sluice without the AOT cache is not ready; see $dir/logs/sluice-no-aot.log" >&2; exit 1; }
+  fi
+  if [ -n "$ab" ]; then
+    ab_port="$(free_port)"
+    JAVA_OPTS="$heap_opts $ab_opts" "${ab_root:-$root}/sluice" serve \
+      --data.dir="$dir/sluice-ab" --head.shards="$shards" --http.host=127.0.0.1 --http.port="$ab_port" \
+      --kafka.bootstrap-servers="$bootstrap" --kafka.topics=metrics=sluice --kafka.group-id=query-bench-ab \
+      > "$dir/logs/sluice-ab.log" 2>&1 &
+    pids+=("$!")
+    anchor=(--anchor "http://127.0.0.1:$ab_port:$!" --anchor-name sluice-ab)
+    for _ in $(seq 1200); do ready "$ab_port" && break; sleep 0.1; done
+    ready "$ab_port" || { echo "Sluice with $ab_opts is not ready; see $dir/logs/sluice-ab.log" >&2; exit 1; }
+    log "sluice-ab: ${ab_root:-$root}/sluice, JAVA_OPTS $ab_opts; $(grep -m1 -o 'JVM AOT cache.*' "$dir/logs/sluice-ab.log" || echo 'no AOT cache line')"
   fi
   for _ in $(seq 1200); do ready "$prom_port" && ready "$sluice_port" && break; sleep 0.1; done
   ready "$prom_port" || { echo "Prometheus is not ready; see $dir/logs/prometheus.log" >&2; exit 1; }
@@ -225,6 +253,7 @@ if [ "$thanos" = 1 ]; then side="thanos-querier+3-sluice" suffix="-thanos"; [ "$
 if [ "$sidecar" = 1 ]; then suffix="$suffix-sidecar"; fi
 if [ "${SLUICE_AOT_CACHE:-}" = off ]; then suffix="$suffix-no-aot"; fi
 if [ "$aot_ab" = 1 ]; then suffix="$suffix-aot-ab"; fi
+if [ -n "$ab" ]; then suffix="$suffix-ab"; fi
 if [ "$thanos" = 1 ]; then anchor+=(--querier-split); fi
 python3 benchmarks/query_vs_prometheus.py --prom "http://127.0.0.1:$prom_port:$prom_pid" \
   --sluice "$sluice_spec" --sluice-name "$side" --start "$start" --end "$end" --step 15 \
