@@ -112,7 +112,7 @@ final class RecordRouter implements MetricSink {
         this.head = head;
         this.labels = new LabelsBuilder(labelLimits);
         this.maxRecordBytes = maxRecordBytes;
-        this.batchCapacityBytes = head.options().batchBytes();
+        this.batchCapacityBytes = head.options().perShard().batchBytes();
         int shards = head.shardCount();
         this.open = new ShardBatch[shards];
         this.marks = new int[shards];
