@@ -93,7 +93,7 @@ final class StoredSamples {
 
     /** Replays the stopped server's WALs in this JVM and tallies every sample of every series. */
     static void replay(Path dataDir, int shards, SampleTally tally) throws IOException {
-        HeadOptions options = HeadOptions.defaults(dataDir).withShards(shards).withWalSegmentBytes(64 << 10);
+        HeadOptions options = HeadOptions.defaults(dataDir).withShards(shards).withPerShard(s -> s.withWalSegmentBytes(64 << 10));
         try (Head head = new Head(options, new StreamRegistry(), new MemoryAccounting())) {
             head.start();
             HeadQuery q = head.query(Long.MIN_VALUE, Long.MAX_VALUE, Matcher.re("__name__", ".+"));

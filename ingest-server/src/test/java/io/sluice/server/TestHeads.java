@@ -21,7 +21,7 @@ public final class TestHeads {
 
     /** Small, test-sized head options: {@code shards} shards, 1 MiB WAL segments. */
     public static HeadOptions options(Path dataDir, int shards) {
-        return HeadOptions.defaults(dataDir).withShards(shards).withWalSegmentBytes(1 << 20);
+        return HeadOptions.defaults(dataDir).withShards(shards).withPerShard(s -> s.withWalSegmentBytes(1 << 20));
     }
 
     /**

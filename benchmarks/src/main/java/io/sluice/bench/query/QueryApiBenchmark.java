@@ -69,7 +69,7 @@ public class QueryApiBenchmark extends AbstractBenchmark {
         Path base = Path.of(System.getProperty("sluice.bench.dir", "/work/bench-tmp"));
         Files.createDirectories(base);
         Path dir = Files.createTempDirectory(base, "query");
-        head = new Head(HeadOptions.defaults(dir).withShards(2).withWalSegmentBytes(64 << 20), new StreamRegistry(),
+        head = new Head(HeadOptions.defaults(dir).withShards(2).withPerShard(s -> s.withWalSegmentBytes(64 << 20)), new StreamRegistry(),
                 new MemoryAccounting());
         head.start();
         feed();

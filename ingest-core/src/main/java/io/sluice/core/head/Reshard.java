@@ -94,7 +94,6 @@ public final class Reshard {
         }
         TreeSet<Integer> old = shardDirectories(from);
         LOG.log(System.Logger.Level.INFO, "moving " + old.size() + " shards in " + data + " to " + options.shards() + " shards");
-        HeadOptions oldOptions = options.withShards(old.isEmpty() ? 1 : old.last() + 1);
         long[] lowest = new long[0];
         long moved = 0;
         Shard[] targets = new Shard[options.shards()];
@@ -104,10 +103,10 @@ public final class Reshard {
                 targets[j].start();
             }
             for (int i : old) {
-                ShardOptions o = oldOptions.shard(i);
-                ShardOptions at = new ShardOptions(from.resolve("shard-" + i).resolve("wal"), o.walSegmentBytes(), o.walSyncIntervalMs(),
-                        o.queueBatches(), o.batchBytes(), Integer.MAX_VALUE, o.chunkRangeMs(), o.maxBatchesPerWork(), 0, 0,
-                        o.chunkFileBytes(), 0);
+                // a source is only read: no series limit, no checkpoint, nothing cut or dropped
+                ShardOptions at = options.perShard().withWalDirectory(from.resolve("shard-" + i).resolve("wal"))
+                        .withMaxSeries(Integer.MAX_VALUE).withCheckpointIntervalMs(0).withSeriesIdleTimeoutMs(0).withRetentionMs(0)
+                        .withOutOfOrderWindowMs(ShardOptions.DEFAULT_OUT_OF_ORDER_WINDOW_MS);
                 Shard source = new Shard(i, at, streams, accounting, System::nanoTime);
                 try {
                     source.start();

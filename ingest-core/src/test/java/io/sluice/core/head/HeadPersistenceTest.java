@@ -34,8 +34,8 @@ class HeadPersistenceTest {
     private final LabelsBuilder labels = new LabelsBuilder(LabelLimits.DEFAULT);
 
     private Head open(int shards, StreamRegistry streams, MemoryAccounting accounting) throws IOException {
-        Head head = new Head(HeadOptions.defaults(dir).withShards(shards).withWalSegmentBytes(64 << 10).withChunkFileBytes(64 << 10)
-                .withCheckpointIntervalMs(0).withSeriesIdleTimeoutMs(0), streams, accounting);
+        Head head = new Head(HeadOptions.defaults(dir).withShards(shards).withPerShard(s -> s.withWalSegmentBytes(64 << 10)
+                .withChunkFileBytes(64 << 10).withCheckpointIntervalMs(0).withSeriesIdleTimeoutMs(0)), streams, accounting);
         head.start();
         return head;
     }

@@ -107,7 +107,7 @@ class HeadQueryTest {
     }
 
     private Head open(int shards) throws IOException {
-        Head head = new Head(HeadOptions.defaults(dir).withShards(shards).withWalSegmentBytes(4 << 20), streams, new MemoryAccounting());
+        Head head = new Head(HeadOptions.defaults(dir).withShards(shards).withPerShard(s -> s.withWalSegmentBytes(4 << 20)), streams, new MemoryAccounting());
         head.start();
         return head;
     }

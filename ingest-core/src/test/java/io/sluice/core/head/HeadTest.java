@@ -27,7 +27,7 @@ class HeadTest {
     private final LabelsBuilder labels = new LabelsBuilder(LabelLimits.DEFAULT);
 
     private Head open(MemoryAccounting accounting, StreamRegistry streams) throws IOException {
-        Head head = new Head(HeadOptions.defaults(dir).withShards(3).withWalSegmentBytes(1 << 20), streams, accounting);
+        Head head = new Head(HeadOptions.defaults(dir).withShards(3).withPerShard(s -> s.withWalSegmentBytes(1 << 20)), streams, accounting);
         head.start();
         return head;
     }

@@ -25,7 +25,7 @@ class HeadWalDiskUsageTest {
     @Test
     void aFreshHeadTakesAFewMegabytesOfDisk() throws IOException, InterruptedException {
         HeadOptions options = HeadOptions.defaults(dir).withShards(2);
-        assertThat(options.walSegmentBytes()).isEqualTo(128L << 20);
+        assertThat(options.perShard().walSegmentBytes()).isEqualTo(128L << 20);
         try (Head head = new Head(options, new StreamRegistry(), new MemoryAccounting())) {
             head.start();
         }

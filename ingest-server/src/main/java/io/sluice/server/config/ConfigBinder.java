@@ -1,6 +1,7 @@
 package io.sluice.server.config;
 
 import io.sluice.core.head.HeadOptions;
+import io.sluice.core.head.shard.ShardOptions;
 import io.sluice.core.labels.CanonicalLabels;
 import io.sluice.core.labels.LabelLimits;
 import io.sluice.server.format.DecoderLimits;
@@ -34,18 +35,17 @@ final class ConfigBinder {
 
     SluiceConfig bind() throws ConfigException {
         Path dataDir = path(ConfigKey.DATA_DIR);
-        HeadOptions head = new HeadOptions(dataDir,
-                integer(ConfigKey.HEAD_SHARDS, 1, 1024, ConfigKey.defaultShards()),
-                walSegmentBytes(),
-                durationMs(ConfigKey.WAL_SYNC_INTERVAL, 0, 3_600_000),
-                integer(ConfigKey.QUEUE_BATCHES, 2, 65_536, 0),
-                (int) bytes(ConfigKey.QUEUE_BATCH_BYTES, 1 << 10, 1 << 30),
-                integer(ConfigKey.HEAD_MAX_SERIES_PER_SHARD, 1, Integer.MAX_VALUE, 0),
-                HeadOptions.defaults(dataDir).chunkRangeMs())
-                .withCheckpointIntervalMs(durationMs(ConfigKey.HEAD_CHECKPOINT_INTERVAL, 0, 7 * 86_400_000L))
-                .withSeriesIdleTimeoutMs(durationMs(ConfigKey.HEAD_SERIES_IDLE_TIMEOUT, 0, 365 * 86_400_000L))
-                .withRetentionMs(durationMs(ConfigKey.STORAGE_RETENTION, 0, 100L * 365 * 86_400_000L))
-                .withOutOfOrderWindowMs(durationMs(ConfigKey.HEAD_OUT_OF_ORDER_WINDOW, 0, 365 * 86_400_000L));
+        HeadOptions head = new HeadOptions(dataDir, integer(ConfigKey.HEAD_SHARDS, 1, 1024, ConfigKey.defaultShards()),
+                ShardOptions.defaults(dataDir)
+                        .withWalSegmentBytes(walSegmentBytes())
+                        .withWalSyncIntervalMs(durationMs(ConfigKey.WAL_SYNC_INTERVAL, 0, 3_600_000))
+                        .withQueue(integer(ConfigKey.QUEUE_BATCHES, 2, 65_536, 0),
+                                (int) bytes(ConfigKey.QUEUE_BATCH_BYTES, 1 << 10, 1 << 30))
+                        .withMaxSeries(integer(ConfigKey.HEAD_MAX_SERIES_PER_SHARD, 1, Integer.MAX_VALUE, 0))
+                        .withCheckpointIntervalMs(durationMs(ConfigKey.HEAD_CHECKPOINT_INTERVAL, 0, 7 * 86_400_000L))
+                        .withSeriesIdleTimeoutMs(durationMs(ConfigKey.HEAD_SERIES_IDLE_TIMEOUT, 0, 365 * 86_400_000L))
+                        .withRetentionMs(durationMs(ConfigKey.STORAGE_RETENTION, 0, 100L * 365 * 86_400_000L))
+                        .withOutOfOrderWindowMs(durationMs(ConfigKey.HEAD_OUT_OF_ORDER_WINDOW, 0, 365 * 86_400_000L)));
         DecoderLimits decoderLimits = new DecoderLimits(
                 (int) bytes(ConfigKey.LIMITS_RECORD_BYTES, 1, Integer.MAX_VALUE),
                 (int) bytes(ConfigKey.LIMITS_UNCOMPRESSED_BYTES, 1, Integer.MAX_VALUE));

@@ -112,7 +112,7 @@ final class RecordRouter implements MetricSink {
         this.head = head;
         this.labels = new LabelsBuilder(labelLimits);
         this.maxRecordBytes = maxRecordBytes;
-        this.batchCapacityBytes = head.options().batchBytes();
+        this.batchCapacityBytes = head.options().perShard().batchBytes();
         int shards = head.shardCount();
         this.open = new ShardBatch[shards];
         this.marks = new int[shards];
@@ -335,12 +335,10 @@ final class RecordRouter implements MetricSink {
         ShardBatch batch = open[shard];
         if (marks[shard] < 0) { // the record's first sample in this shard
             if (batch == null) {
-                batch = head.shard(shard).acquireBatch();
+                batch = acquire(shard);
                 if (batch == null) {
-                    record.stop(SinkState.NO_BATCH, shard);
                     return null;
                 }
-                open[shard] = batch;
             }
             marks[shard] = batch.mark();
             touched[touchedCount++] = shard;
@@ -376,14 +374,23 @@ final class RecordRouter implements MetricSink {
             }
             submit(shard);
         }
-        batch = head.shard(shard).acquireBatch();
+        batch = acquire(shard);
         if (batch == null) {
-            record.stop(SinkState.NO_BATCH, shard);
             return null;
         }
-        open[shard] = batch;
         startRecord(shard, batch);
         record.seriesEntryPending = true; // the series' entry starts again in the new batch
+        return batch;
+    }
+
+    /** A free batch of the shard, now its open one; null if it has none (stopped: NO_BATCH). */
+    private ShardBatch acquire(int shard) {
+        ShardBatch batch = head.shard(shard).acquireBatch();
+        if (batch == null) {
+            record.stop(SinkState.NO_BATCH, shard);
+        } else {
+            open[shard] = batch;
+        }
         return batch;
     }
 

@@ -22,10 +22,12 @@ import io.sluice.server.config.QueryOptions;
 import io.sluice.server.config.StoreApiOptions;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -46,22 +48,22 @@ import org.slf4j.LoggerFactory;
  */
 public final class StoreApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StoreApiServer.class);
-    /** The leak detection level of gRPC's relocated Netty; unset, the StoreAPI server turns it off. */
-    static final String LEAK_DETECTION_PROPERTY = "io.grpc.netty.shaded.io.netty.leakDetection.level";
-
     private final Server server;
     private final HealthStatusManager health;
     private final EventLoopGroup boss;
     private final EventLoopGroup worker;
     private final ExecutorService executor;
+    /** Whether this server holds gRPC's Netty leak detection off (given back once, on close). */
+    private final AtomicBoolean holdsLeakDetection;
 
     private StoreApiServer(Server server, HealthStatusManager health, EventLoopGroup boss, EventLoopGroup worker,
-                           ExecutorService executor) {
+                           ExecutorService executor, boolean holdsLeakDetection) {
         this.server = server;
         this.health = health;
         this.boss = boss;
         this.worker = worker;
         this.executor = executor;
+        this.holdsLeakDetection = new AtomicBoolean(holdsLeakDetection);
     }
 
     /**
@@ -78,12 +80,6 @@ public final class StoreApiServer implements AutoCloseable {
         // epoll where Netty's native transport loads (Linux x86_64/aarch64): its event loop costs less
         // per byte written than NIO's selector; NIO elsewhere
         boolean epoll = Epoll.isAvailable();
-        if (System.getProperty(LEAK_DETECTION_PROPERTY) == null) {
-            // gRPC's own Netty: its buffers never reach Sluice's code (messages are handed over as
-            // streams), and sampling them for leaks (a stack trace per 128 buffers: one per DATA frame
-            // header) cost ~4 % of the event loop. The property turns it back on.
-            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
-        }
         IoHandlerFactory ioHandlers = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, daemonThreads("storeapi-accept"), ioHandlers);
@@ -107,6 +103,7 @@ public final class StoreApiServer implements AutoCloseable {
                 .addService(new StoreService(head, limits, labels, metrics, notReady).bindService())
                 .addService(new InfoService(head, options.externalLabels(), metrics))
                 .addService(health.getHealthService());
+        boolean quiet = LeakDetection.quiet();
         Server server;
         try {
             if (options.tlsCertFile() != null) {
@@ -118,11 +115,14 @@ public final class StoreApiServer implements AutoCloseable {
             executor.shutdownNow();
             boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             worker.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            if (quiet) {
+                LeakDetection.restore();
+            }
             throw new IOException("StoreAPI gRPC server cannot start on " + options.host() + ":" + options.port()
                     + ": " + e.getMessage(), e);
         }
         health.setStatus("", io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING);
-        StoreApiServer started = new StoreApiServer(server, health, boss, worker, executor);
+        StoreApiServer started = new StoreApiServer(server, health, boss, worker, executor, quiet);
         LOG.info("Thanos StoreAPI (gRPC{}, {}) listening on {}:{}, external labels {}",
                 options.tlsCertFile() != null ? ", TLS" : "", epoll ? "epoll" : "NIO", options.host(), started.port(),
                 options.externalLabels());
@@ -158,6 +158,48 @@ public final class StoreApiServer implements AutoCloseable {
         }
         boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
         worker.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+        if (holdsLeakDetection.compareAndSet(true, false)) {
+            LeakDetection.restore();
+        }
+    }
+
+    /**
+     * Leak detection in gRPC's relocated Netty, off while a StoreAPI server runs: that copy's buffers
+     * never reach Sluice's code (messages are handed over as streams), and sampling them (a stack trace
+     * per 128 buffers: one per DATA frame header) cost ~4 % of the event loop. Only the relocated copy's
+     * level is touched (the HTTP API's Netty and any other in the process keep theirs; no system
+     * property is set), only while it is Netty's default with none of the copy's properties given (a
+     * user's {@code -Dio.grpc.netty.shaded.io.netty.leakDetection.level}, its legacy forms, or a
+     * {@code setLevel} call win), and the default comes back when the last such server closes.
+     */
+    private static final class LeakDetection {
+        /** The relocated copy's properties that choose a level (read once, when Netty loads). */
+        private static final List<String> PROPERTIES = List.of("io.grpc.netty.shaded.io.netty.leakDetection.level",
+                "io.grpc.netty.shaded.io.netty.leakDetectionLevel", "io.grpc.netty.shaded.io.netty.noResourceLeakDetection");
+        private static int servers;
+
+        private LeakDetection() {
+        }
+
+        /** Turns it off unless configured; true when the caller holds it off and must {@link #restore()}. */
+        static synchronized boolean quiet() {
+            if (servers == 0) {
+                if (ResourceLeakDetector.getLevel() != ResourceLeakDetector.Level.SIMPLE // Netty's default
+                        || PROPERTIES.stream().anyMatch(p -> System.getProperty(p) != null)) {
+                    return false;
+                }
+                ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+            }
+            servers++;
+            return true;
+        }
+
+        /** Gives back one hold; the last one restores the default unless the level was set meanwhile. */
+        static synchronized void restore() {
+            if (--servers == 0 && ResourceLeakDetector.getLevel() == ResourceLeakDetector.Level.DISABLED) {
+                ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.SIMPLE);
+            }
+        }
     }
 
     private static ThreadFactory daemonThreads(String prefix) {

@@ -57,7 +57,9 @@ final class StoreLabels {
      * @param without the names to leave out, UTF-8 ({@link #utf8})
      */
     byte[] served(LabelsView series, byte[] bytes, byte[][] without) {
-        byte[] out = new byte[servedLength(series, bytes, without)];
+        // room for all the series' labels and the served external labels: the answer's length unless a
+        // series label is left out (an external label of its name wins, or the request leaves it out)
+        byte[] out = new byte[series.length() + servedExternalLength(without)];
         int pos = 0;
         int e = 0;
         for (LabelsView l = series.rewind(); l.next(); ) {
@@ -80,26 +82,18 @@ final class StoreLabels {
         for (; e < externalNames.length; e++) {
             pos = put(out, pos, e, without);
         }
-        return out;
+        return pos == out.length ? out : Arrays.copyOf(out, pos);
     }
 
-    /** The length of {@link #served}'s answer, so that it is made in an array of its size (one allocation). */
-    private int servedLength(LabelsView series, byte[] bytes, byte[][] without) {
+    /** The canonical length of the external labels {@code without} does not leave out. */
+    private int servedExternalLength(byte[][] without) {
         int size = 0;
-        int e = 0;
-        for (LabelsView l = series.rewind(); l.next(); ) {
-            int nameAt = l.nameOffset();
-            int nameLength = l.nameLength();
-            for (; e < externalNames.length && Arrays.compareUnsigned(externalNames[e], 0, externalNames[e].length,
-                    bytes, nameAt, nameAt + nameLength) < 0; e++) {
-                size += externalLength(e, without);
+        for (int e = 0; e < externalNames.length; e++) {
+            byte[] name = externalNames[e];
+            if (!isIn(without, name, 0, name.length)) {
+                size += CanonicalLabels.uvarintLength(name.length) + name.length
+                        + CanonicalLabels.uvarintLength(externalValues[e].length) + externalValues[e].length;
             }
-            if (!isExternalOrWithout(e, without, bytes, nameAt, nameLength)) {
-                size += fieldLength(nameLength) + fieldLength(l.valueLength());
-            }
-        }
-        for (; e < externalNames.length; e++) {
-            size += externalLength(e, without);
         }
         return size;
     }
@@ -109,16 +103,6 @@ final class StoreLabels {
         return e < externalNames.length && Arrays.equals(externalNames[e], 0, externalNames[e].length,
                 bytes, nameAt, nameAt + nameLength) // the external label wins
                 || isIn(without, bytes, nameAt, nameLength);
-    }
-
-    private int externalLength(int e, byte[][] without) {
-        byte[] name = externalNames[e];
-        return isIn(without, name, 0, name.length) ? 0 : fieldLength(name.length) + fieldLength(externalValues[e].length);
-    }
-
-    /** A canonical field's bytes: the uvarint of its length, then its bytes. */
-    private static int fieldLength(int length) {
-        return CanonicalLabels.uvarintLength(length) + length;
     }
 
     /** Names as UTF-8 bytes, for {@link #served}. */

@@ -31,11 +31,11 @@ class ConfigLoaderTest {
         assertThat(config.httpHost()).isEqualTo("0.0.0.0");
         assertThat(config.httpPort()).isEqualTo(9095);
         assertThat(config.head().shards()).isEqualTo(Runtime.getRuntime().availableProcessors());
-        assertThat(config.head().walSegmentBytes()).isEqualTo(128L << 20);
-        assertThat(config.head().walSyncIntervalMs()).isEqualTo(100);
-        assertThat(config.head().queueBatches()).isEqualTo(8);
-        assertThat(config.head().batchBytes()).isEqualTo(256 << 10);
-        assertThat(config.head().maxSeriesPerShard()).isEqualTo(2_000_000);
+        assertThat(config.head().perShard().walSegmentBytes()).isEqualTo(128L << 20);
+        assertThat(config.head().perShard().walSyncIntervalMs()).isEqualTo(100);
+        assertThat(config.head().perShard().queueBatches()).isEqualTo(8);
+        assertThat(config.head().perShard().batchBytes()).isEqualTo(256 << 10);
+        assertThat(config.head().perShard().maxSeries()).isEqualTo(2_000_000);
         assertThat(config.kafka().groupId()).isEqualTo("sluice");
         assertThat(config.kafka().groupInstanceId()).isNull();
         assertThat(config.kafka().deadLetterTopic()).isNull();
@@ -78,9 +78,9 @@ class ConfigLoaderTest {
         assertThat(config.httpHost()).isEqualTo("127.0.0.1");
         assertThat(config.httpPort()).isEqualTo(8080);
         assertThat(config.head().shards()).isEqualTo(3);
-        assertThat(config.head().maxSeriesPerShard()).isEqualTo(1_000);
-        assertThat(config.head().walSegmentBytes()).isEqualTo(64L << 20);
-        assertThat(config.head().walSyncIntervalMs()).isEqualTo(250);
+        assertThat(config.head().perShard().maxSeries()).isEqualTo(1_000);
+        assertThat(config.head().perShard().walSegmentBytes()).isEqualTo(64L << 20);
+        assertThat(config.head().perShard().walSyncIntervalMs()).isEqualTo(250);
         assertThat(config.kafka().bootstrapServers()).isEqualTo("b1:9092,b2:9093");
         assertThat(config.kafka().groupInstanceId()).isEqualTo("sluice-a");
         assertThat(config.kafka().formatByTopic()).containsExactly(
@@ -110,8 +110,8 @@ class ConfigLoaderTest {
         SluiceConfig config = ConfigLoader.load(file, env, List.of("--head.shards=7"));
         assertThat(config.httpPort()).isEqualTo(2222);                      // env over file
         assertThat(config.head().shards()).isEqualTo(7);                    // flag over env
-        assertThat(config.head().queueBatches()).isEqualTo(4);              // file over default
-        assertThat(config.head().maxSeriesPerShard()).isEqualTo(77);        // dashed key from env
+        assertThat(config.head().perShard().queueBatches()).isEqualTo(4);              // file over default
+        assertThat(config.head().perShard().maxSeries()).isEqualTo(77);        // dashed key from env
         assertThat(config.kafka().clientProperties()).containsEntry("fetch.max.bytes", "999");
         assertThat(config.kafka().formatByTopic()).containsOnlyKeys("b");   // a later topic map replaces the set
     }
@@ -217,11 +217,11 @@ class ConfigLoaderTest {
 
     @Test
     void storageRetentionDefaultsToFifteenDaysTakesZeroForeverAndRefusesNonsense() throws ConfigException {
-        assertThat(ConfigLoader.load(null, Map.of(), REQUIRED).head().retentionMs()).isEqualTo(15L * 86_400_000L);
+        assertThat(ConfigLoader.load(null, Map.of(), REQUIRED).head().perShard().retentionMs()).isEqualTo(15L * 86_400_000L);
         List<String> flags = new java.util.ArrayList<>(REQUIRED);
         flags.add("--storage.retention=0");
-        assertThat(ConfigLoader.load(null, Map.of(), flags).head().retentionMs()).isZero();
-        assertThat(ConfigLoader.load(null, Map.of("SLUICE_STORAGE_RETENTION", "36h"), REQUIRED).head().retentionMs())
+        assertThat(ConfigLoader.load(null, Map.of(), flags).head().perShard().retentionMs()).isZero();
+        assertThat(ConfigLoader.load(null, Map.of("SLUICE_STORAGE_RETENTION", "36h"), REQUIRED).head().perShard().retentionMs())
                 .isEqualTo(36L * 3_600_000L);
         assertThat(error("--storage.retention=forever")).startsWith("storage.retention: 'forever' is not a duration")
                 .endsWith("(flag --storage.retention)");

@@ -33,7 +33,7 @@ class BackpressureTest {
             }
             topics.flush();
 
-            HeadOptions tiny = IngestInstance.headOptions(dir).withQueue(2, 4096);
+            HeadOptions tiny = IngestInstance.headOptions(dir).withPerShard(s -> s.withQueue(2, 4096));
             IngestConfig config = TestTopics.config(group, Map.of(topic, PayloadFormat.SLUICE));
             try (IngestInstance sluice = new IngestInstance(dir, tiny, config)) {
                 AtomicInteger maxQueueDepth = new AtomicInteger();

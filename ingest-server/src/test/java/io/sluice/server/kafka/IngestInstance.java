@@ -31,7 +31,7 @@ final class IngestInstance implements AutoCloseable {
     }
 
     static HeadOptions headOptions(Path dataDir) {
-        return HeadOptions.defaults(dataDir).withShards(2).withWalSegmentBytes(8 << 20);
+        return HeadOptions.defaults(dataDir).withShards(2).withPerShard(s -> s.withWalSegmentBytes(8 << 20));
     }
 
     List<String> stored() {

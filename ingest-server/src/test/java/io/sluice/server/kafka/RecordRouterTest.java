@@ -42,7 +42,7 @@ class RecordRouterTest {
     }
 
     private static HeadOptions options(Path dir) {
-        return HeadOptions.defaults(dir).withShards(2).withWalSegmentBytes(4 << 20);
+        return HeadOptions.defaults(dir).withShards(2).withPerShard(s -> s.withWalSegmentBytes(4 << 20));
     }
 
     private RecordRouter router(Head head) {
@@ -94,7 +94,7 @@ class RecordRouterTest {
             records.add(payloads.record(0, 1 + r % 50, 1 + r % 7));
         }
         // Small batches: records share batches, fill them up mid-record and are decoded again.
-        try (Head head = head(options(dir).withQueue(4, 8 * 1024))) {
+        try (Head head = head(options(dir).withPerShard(s -> s.withQueue(4, 8 * 1024)))) {
             int stream = streams.idOf("metrics", 0);
             routeAll(head, router(head), format, stream, records, 0);
             assertThat(rejected).isEmpty();
@@ -153,7 +153,7 @@ class RecordRouterTest {
     @Test
     void aRecordLargerThanAWholeBatchIsSplitAndStoredOnce() throws IOException {
         TestPayloads payloads = new TestPayloads(PayloadFormat.SLUICE, 200, 1, 13);
-        try (Head head = head(options(dir).withShards(1).withQueue(2, 4096))) {
+        try (Head head = head(options(dir).withShards(1).withPerShard(s -> s.withQueue(2, 4096)))) {
             int stream = streams.idOf("metrics", 0);
             byte[] huge = payloads.record(0, 100, 20); // ~100 x (150 + 20 x 16) bytes for one shard
             byte[] small = payloads.record(0, 2, 2);
@@ -174,7 +174,7 @@ class RecordRouterTest {
      */
     @Test
     void consecutiveSamplesOfOneSeriesShareAnEntryAndOthersAreSplit() throws IOException {
-        try (Head head = head(options(dir).withShards(1).withQueue(4, 64 * 1024))) {
+        try (Head head = head(options(dir).withShards(1).withPerShard(s -> s.withQueue(4, 64 * 1024)))) {
             int stream = streams.idOf("influx", 0);
             List<EncodedSeries> one = new ArrayList<>();
             List<EncodedSeries> alternating = new ArrayList<>();
@@ -207,7 +207,7 @@ class RecordRouterTest {
     @Test
     void aSplitRecordBlockedMidwayGoesOnWhereItStopped() throws IOException {
         TestPayloads payloads = new TestPayloads(PayloadFormat.SLUICE, 200, 1, 16);
-        Head head = new Head(options(dir).withShards(1).withQueue(2, 4096), streams, new MemoryAccounting());
+        Head head = new Head(options(dir).withShards(1).withPerShard(s -> s.withQueue(2, 4096)), streams, new MemoryAccounting());
         try {
             int stream = streams.idOf("metrics", 0);
             RecordRouter router = router(head);
@@ -250,7 +250,7 @@ class RecordRouterTest {
     @Test
     void aMalformedRecordLargerThanABatchLeavesNothing() throws IOException {
         TestPayloads payloads = new TestPayloads(PayloadFormat.SLUICE, 200, 1, 15);
-        try (Head head = head(options(dir).withShards(1).withQueue(2, 4096))) {
+        try (Head head = head(options(dir).withShards(1).withPerShard(s -> s.withQueue(2, 4096)))) {
             int stream = streams.idOf("metrics", 0);
             byte[] huge = payloads.record(0, 100, 20);
             payloads.produced().clear(); // it will not be stored
@@ -264,7 +264,7 @@ class RecordRouterTest {
     /** Only a series that no empty batch can hold (labels of 5 KB, batches of 4 KiB) makes a record too large. */
     @Test
     void aSeriesLargerThanAnEmptyBatchIsRejectedAsTooLarge() throws IOException {
-        try (Head head = head(options(dir).withShards(1).withQueue(2, 4096))) {
+        try (Head head = head(options(dir).withShards(1).withPerShard(s -> s.withQueue(2, 4096)))) {
             int stream = streams.idOf("metrics", 0);
             RemoteWriteEncoder e = new RemoteWriteEncoder(1 << 16);
             e.reset();
@@ -286,7 +286,7 @@ class RecordRouterTest {
     void backpressureBlocksWithoutKeepingAnythingAndTheRecordGoesThroughOnceBatchesAreFree() throws IOException {
         TestPayloads payloads = new TestPayloads(PayloadFormat.SLUICE, 200, 1, 14);
         // A head whose shards do not run yet: submitted batches wait in the queue, two per shard.
-        Head head = new Head(options(dir).withShards(1).withQueue(2, 4096), streams, new MemoryAccounting());
+        Head head = new Head(options(dir).withShards(1).withPerShard(s -> s.withQueue(2, 4096)), streams, new MemoryAccounting());
         try {
             int stream = streams.idOf("metrics", 0);
             RecordRouter router = router(head);

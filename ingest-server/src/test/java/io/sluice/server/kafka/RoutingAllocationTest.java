@@ -39,7 +39,7 @@ class RoutingAllocationTest {
             records[r] = payloads.record(0, SERIES_PER_RECORD, SAMPLES_PER_SERIES);
         }
         StreamRegistry streams = new StreamRegistry();
-        try (Head head = new Head(HeadOptions.defaults(dir).withShards(2).withWalSegmentBytes(64 << 20), streams,
+        try (Head head = new Head(HeadOptions.defaults(dir).withShards(2).withPerShard(s -> s.withWalSegmentBytes(64 << 20)), streams,
                 new MemoryAccounting())) {
             head.start();
             int stream = streams.idOf("metrics", 0);

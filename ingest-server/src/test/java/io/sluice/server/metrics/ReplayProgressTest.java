@@ -49,7 +49,7 @@ class ReplayProgressTest {
 
     /** Writes SAMPLES samples into the WALs of the head {@code options} describe. */
     private static void writeWal(HeadOptions options) throws IOException {
-        new ReplayBenchWriter(options.withQueue(4, 4 << 20), new GaugeWorkload(SERIES), new PrintWriter(new StringWriter()))
+        new ReplayBenchWriter(options.withPerShard(s -> s.withQueue(4, 4 << 20)), new GaugeWorkload(SERIES), new PrintWriter(new StringWriter()))
                 .write(SAMPLES);
         PersistedFilesAside.drop(options.dataDirectory()); // the writer's close checkpointed: replay the WAL instead
     }

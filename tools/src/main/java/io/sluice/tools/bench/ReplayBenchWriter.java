@@ -46,8 +46,8 @@ public final class ReplayBenchWriter {
         this.progressOut = progressOut;
         this.maxRecordBytes = 2 * ShardBatch.RECORD_BYTES
                 + SAMPLES_PER_RECORD * (ShardBatch.SERIES_HEADER_BYTES + workload.maxLabelsLength() + ShardBatch.SAMPLE_BYTES);
-        if (maxRecordBytes > options.batchBytes()) {
-            throw new IllegalArgumentException("batches of " + options.batchBytes() + " bytes cannot hold a record of "
+        if (maxRecordBytes > options.perShard().batchBytes()) {
+            throw new IllegalArgumentException("batches of " + options.perShard().batchBytes() + " bytes cannot hold a record of "
                     + maxRecordBytes + " bytes");
         }
     }

@@ -75,8 +75,8 @@ final class BenchQueryDataCommand implements Callable<Integer> {
         try {
             for (int k = 0; k < instances; k++) {
                 Path target = instances == 1 ? dir : dir.resolve("instance-" + k);
-                HeadOptions options = HeadOptions.defaults(target).withShards(shardCount).withQueue(8, BATCH_BYTES)
-                        .withRetentionMs(0).withCheckpointIntervalMs(0);
+                HeadOptions options = HeadOptions.defaults(target).withShards(shardCount)
+                        .withPerShard(s -> s.withQueue(8, BATCH_BYTES).withRetentionMs(0).withCheckpointIntervalMs(0));
                 QueryWorkload all = new QueryWorkload(series);
                 RoundWorkload workload = instances == 1 ? all : new EveryNthSeries(all, k, instances);
                 long samples = rounds * workload.seriesCount();

@@ -148,8 +148,8 @@ final class BenchReplayCommand implements Callable<Integer> {
         // and the restart must find every sample written. No periodic checkpoint: a write longer than
         // the interval would checkpoint twice and delete the WAL before the first, so a WAL-only
         // restart would no longer find every sample; close still writes the one --from checkpoint loads.
-        return HeadOptions.defaults(dir).withShards(shardCount).withQueue(8, BATCH_BYTES).withRetentionMs(0)
-                .withCheckpointIntervalMs(0);
+        return HeadOptions.defaults(dir).withShards(shardCount)
+                .withPerShard(s -> s.withQueue(8, BATCH_BYTES).withRetentionMs(0).withCheckpointIntervalMs(0));
     }
 
     /** The JDK builds an AOT cache only from jar files: refuse class directories up front, in one line. */

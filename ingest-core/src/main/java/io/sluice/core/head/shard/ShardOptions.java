@@ -6,25 +6,25 @@ import java.nio.file.Path;
 import java.util.function.Consumer;
 
 /**
- * Configuration of one shard.
+ * Configuration of one shard; the shards of a head share one ({@code HeadOptions.perShard}) but for the directory.
  *
  * @param walDirectory         the shard's own WAL directory; its parent is the shard's directory,
  *                             which also holds {@code chunks/} and the checkpoints
- * @param walSegmentBytes      WAL segment size (128 MiB in production; small in tests)
- * @param walSyncIntervalMs    group commit: the WAL is forced at most this often (and on close)
- * @param queueBatches         batches in flight per shard (its queue and pool); with
+ * @param walSegmentBytes      {@code wal.segment-size}: WAL segment size (128 MiB in production; small in tests)
+ * @param walSyncIntervalMs    {@code wal.sync-interval}: group commit: the WAL is forced at most this often (and on close)
+ * @param queueBatches         {@code queue.batches}: batches in flight per shard (its queue and pool); with
  *                             {@code batchBytes} this bounds the memory between consumers and shard
- * @param batchBytes           capacity of one batch
- * @param maxSeries            cardinality limit; new series beyond it are rejected and counted
+ * @param batchBytes           {@code queue.batch-bytes}: capacity of one batch
+ * @param maxSeries            {@code head.max-series-per-shard}: cardinality limit; new series beyond it are rejected and counted
  * @param chunkRangeMs         chunks never span a multiple of this (Prometheus' 2 h block range)
  * @param maxBatchesPerWork    batches one {@code doWork()} applies before it returns (fairness)
- * @param checkpointIntervalMs how often the shard checkpoints (0: only on close and on request)
- * @param seriesIdleTimeoutMs  a series whose last sample is this much older than the shard's newest
+ * @param checkpointIntervalMs {@code head.checkpoint-interval}: how often the shard checkpoints (0: only on close and on request)
+ * @param seriesIdleTimeoutMs  {@code head.series-idle-timeout}: a series whose last sample is this much older than the shard's newest
  *                             sample has its open chunk cut to the chunk files at the next checkpoint (0: never)
  * @param chunkFileBytes       size of one chunk file (created at full size, sparse)
- * @param retentionMs          closed chunks whose last sample is this much older than the shard's newest
+ * @param retentionMs          {@code storage.retention}: closed chunks whose last sample is this much older than the shard's newest
  *                             sample are dropped at a checkpoint, and series with nothing newer removed (0: never)
- * @param outOfOrderWindowMs   a sample older than its series' newest is stored if it is at most this much older
+ * @param outOfOrderWindowMs   {@code head.out-of-order-window}: a sample older than its series' newest is stored if it is at most this much older
  *                             than the shard's newest sample, else rejected as too old (0: none is stored)
  */
 public record ShardOptions(Path walDirectory, long walSegmentBytes, long walSyncIntervalMs, int queueBatches,
@@ -58,33 +58,23 @@ public record ShardOptions(Path walDirectory, long walSegmentBytes, long walSync
         }
     }
 
-    /** Options with the default out-of-order window. */
-    public ShardOptions(Path walDirectory, long walSegmentBytes, long walSyncIntervalMs, int queueBatches, int batchBytes,
-                        int maxSeries, long chunkRangeMs, int maxBatchesPerWork, long checkpointIntervalMs,
-                        long seriesIdleTimeoutMs, long chunkFileBytes, long retentionMs) {
-        this(walDirectory, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeries, chunkRangeMs,
-                maxBatchesPerWork, checkpointIntervalMs, seriesIdleTimeoutMs, chunkFileBytes, retentionMs,
-                DEFAULT_OUT_OF_ORDER_WINDOW_MS);
-    }
-
-    /** Options without the persistence settings: defaults for those. */
-    public ShardOptions(Path walDirectory, long walSegmentBytes, long walSyncIntervalMs, int queueBatches, int batchBytes,
-                        int maxSeries, long chunkRangeMs, int maxBatchesPerWork) {
-        this(walDirectory, walSegmentBytes, walSyncIntervalMs, queueBatches, batchBytes, maxSeries, chunkRangeMs,
-                maxBatchesPerWork, DEFAULT_CHECKPOINT_INTERVAL_MS, DEFAULT_SERIES_IDLE_TIMEOUT_MS, ChunkFileDescriptor.DEFAULT_FILE_BYTES,
-                DEFAULT_RETENTION_MS);
-    }
-
     /** Production defaults for a shard whose WAL lives in {@code walDirectory}. */
     public static ShardOptions defaults(Path walDirectory) {
         return new ShardOptions(walDirectory, DEFAULT_WAL_SEGMENT_BYTES, DEFAULT_WAL_SYNC_INTERVAL_MS, DEFAULT_QUEUE_BATCHES,
-                DEFAULT_BATCH_BYTES, DEFAULT_MAX_SERIES, ChunkCutPolicy.DEFAULT_CHUNK_RANGE_MS, 4);
+                DEFAULT_BATCH_BYTES, DEFAULT_MAX_SERIES, ChunkCutPolicy.DEFAULT_CHUNK_RANGE_MS, 4, DEFAULT_CHECKPOINT_INTERVAL_MS,
+                DEFAULT_SERIES_IDLE_TIMEOUT_MS, ChunkFileDescriptor.DEFAULT_FILE_BYTES, DEFAULT_RETENTION_MS,
+                DEFAULT_OUT_OF_ORDER_WINDOW_MS);
     }
 
     /** The shard's directory: the WAL's parent. */
     public Path shardDirectory() {
         Path parent = walDirectory.toAbsolutePath().getParent();
         return parent == null ? walDirectory.toAbsolutePath() : parent;
+    }
+
+    /** The same settings for the shard whose WAL lives in {@code directory}. */
+    public ShardOptions withWalDirectory(Path directory) {
+        return with(f -> f.walDirectory = directory);
     }
 
     public ShardOptions withWalSegmentBytes(long bytes) {

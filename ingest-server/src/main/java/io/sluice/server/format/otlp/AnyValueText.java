@@ -30,6 +30,7 @@ final class AnyValueText {
     private static final byte[] HEX = PrometheusNames.ascii("0123456789abcdef");
 
     private final FloatText floats;
+    private final KeyValueSpans member = new KeyValueSpans();
     private byte[] textBuffer;
     private int textOffset;
     private int textLength;
@@ -191,36 +192,14 @@ final class AnyValueText {
     /** A KeyValue filling {@code in}: {@code "key":value}; a missing key is "", a missing value null. */
     private void member(WireReader in, ByteWriter out, int depth) throws PayloadException {
         int end = in.limit();
-        int keyOff = in.position();
-        int keyLen = 0;
-        int valueOff = -1;
-        int valueLen = 0;
-        while (in.hasRemaining()) {
-            int tagPos = in.position();
-            int tag = readTag(in, "KeyValue");
-            int field = fieldNumber(tag);
-            if (field == OtlpSchema.KEY_VALUE_KEY || field == OtlpSchema.KEY_VALUE_VALUE) {
-                expectWireType(in, tag, LEN, tagPos, "KeyValue field");
-                int len = in.readLength("KeyValue field");
-                if (field == OtlpSchema.KEY_VALUE_KEY) {
-                    keyOff = in.position();
-                    keyLen = len;
-                } else {
-                    valueOff = in.position();
-                    valueLen = len;
-                }
-                in.skip(len, "KeyValue field");
-            } else {
-                skipField(in, tag, tagPos, "KeyValue");
-            }
-        }
-        quote(in.buffer(), keyOff, keyLen, out);
+        member.read(in);
+        quote(in.buffer(), member.keyOffset, member.keyLength, out);
         out.writeByte(':');
-        if (valueOff < 0) {
+        if (member.valueOffset < 0) {
             writeAscii("null", out);
         } else {
-            in.position(valueOff);
-            int outer = in.pushLimit(valueLen);
+            in.position(member.valueOffset);
+            int outer = in.pushLimit(member.valueLength); // before element(): a nested list reuses member
             element(in, out, depth);
             in.popLimit(outer);
         }

@@ -1,11 +1,5 @@
 package io.sluice.server.format.otlp;
 
-import static io.sluice.server.format.ProtoWire.LEN;
-import static io.sluice.server.format.ProtoWire.expectWireType;
-import static io.sluice.server.format.ProtoWire.fieldNumber;
-import static io.sluice.server.format.ProtoWire.readTag;
-import static io.sluice.server.format.ProtoWire.skipField;
-
 import io.sluice.server.format.ByteWriter;
 import io.sluice.server.format.PayloadException;
 import io.sluice.server.format.WireReader;
@@ -21,9 +15,8 @@ import java.util.Arrays;
  */
 final class OtlpAttributes {
     private final AnyValueText text;
+    private final KeyValueSpans spans = new KeyValueSpans();
     private byte[] keyBuf = new byte[0];
-    private int keyOff;
-    private int keyLen;
     private byte[] valueBuf = new byte[0];
     private int valueOff;
     private int valueLen;
@@ -38,36 +31,14 @@ final class OtlpAttributes {
     void read(WireReader in, ByteWriter arena) throws PayloadException {
         int end = in.limit();
         keyBuf = in.buffer();
-        keyOff = in.position();
-        keyLen = 0;
-        int anyOff = -1;
-        int anyLen = 0;
-        while (in.hasRemaining()) {
-            int tagPos = in.position();
-            int tag = readTag(in, "KeyValue");
-            int field = fieldNumber(tag);
-            if (field != OtlpSchema.KEY_VALUE_KEY && field != OtlpSchema.KEY_VALUE_VALUE) {
-                skipField(in, tag, tagPos, "KeyValue");
-                continue;
-            }
-            expectWireType(in, tag, LEN, tagPos, field == OtlpSchema.KEY_VALUE_KEY ? "KeyValue.key" : "KeyValue.value");
-            int len = in.readLength("KeyValue");
-            if (field == OtlpSchema.KEY_VALUE_KEY) {
-                keyOff = in.position();
-                keyLen = len;
-            } else {
-                anyOff = in.position();
-                anyLen = len;
-            }
-            in.skip(len, "KeyValue");
-        }
-        if (anyOff < 0) {
+        spans.read(in);
+        if (spans.valueOffset < 0) {
             valueBuf = arena.buffer();
             valueOff = arena.length();
             valueLen = 0;
         } else {
-            in.position(anyOff);
-            int outer = in.pushLimit(anyLen);
+            in.position(spans.valueOffset);
+            int outer = in.pushLimit(spans.valueLength);
             text.read(in, arena);
             in.popLimit(outer);
             valueBuf = text.buffer();
@@ -78,7 +49,7 @@ final class OtlpAttributes {
     }
 
     boolean keyEquals(byte[] key) {
-        return Arrays.equals(keyBuf, keyOff, keyOff + keyLen, key, 0, key.length);
+        return Arrays.equals(keyBuf, spans.keyOffset, spans.keyOffset + spans.keyLength, key, 0, key.length);
     }
 
     byte[] valueBuffer() {
@@ -99,12 +70,12 @@ final class OtlpAttributes {
      */
     boolean addTo(OtlpLabels labels, ByteWriter arena, byte[] prefix) {
         byte[] key = keyBuf;
-        int kOff = keyOff;
-        int kLen = keyLen;
+        int kOff = spans.keyOffset;
+        int kLen = spans.keyLength;
         if (prefix != null) {
             kOff = arena.length();
             arena.writeBytes(prefix, 0, prefix.length);
-            arena.writeBytes(keyBuf, keyOff, keyLen);
+            arena.writeBytes(keyBuf, spans.keyOffset, spans.keyLength);
             key = arena.buffer();
             kLen = arena.length() - kOff;
         }
