@@ -11,7 +11,7 @@
 # orchestrator restarts; the WALs replay); PerMethodRecompilationCutoff=4000 keeps C2 from compiling
 # traps that deoptimize on every hit without recompiling (2x-CPU restarts: docs/design/jit.md;
 # an AOT cache is usable with or without it); memory as ./sluice has it (docs/design/memory.md): the heap
-# grows from 16 MB with need, the JVM returns freed malloc memory every 10 s, and glibc keeps 2 malloc
+# grows from 16 MB with need in 2 MB G1 regions (G1 picks 1 MB for a heap up to 2 GB, 2 MB up to 4, 8 MB at 9), the JVM returns freed malloc memory every 10 s, and glibc keeps 2 malloc
 # arenas. More JVM flags: JAVA_TOOL_OPTIONS.
 #
 # AOT cache (JDK 25, JEP 483/514/515): /opt/sluice/sluice.aot holds the classes loaded and linked and
@@ -26,7 +26,7 @@ set -euo pipefail
 jar=/opt/sluice/sluice.jar
 cache=/opt/sluice/sluice.aot
 flags=(--enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
-       -XX:MaxRAMPercentage=40 -Xms16m -XX:+UseG1GC -XX:TrimNativeHeapInterval=10000
+       -XX:MaxRAMPercentage=40 -Xms16m -XX:+UseG1GC -XX:G1HeapRegionSize=2m -XX:TrimNativeHeapInterval=10000
        -XX:+ExitOnOutOfMemoryError -XX:PerMethodRecompilationCutoff=4000)
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 if [ -n "${AOT_CACHE_OUTPUT:-}" ]; then

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class LauncherMemoryFlagsTest {
     /** The flags of docs/design/memory.md: heap sizing and returning memory; the values are the launchers'. */
     private static final Pattern FLAG = Pattern.compile(
-            "-(?:XX:(MaxRAMPercentage|TrimNativeHeapInterval)=(\\d+)|(Xms)(\\d+)m)");
+            "-(?:XX:(MaxRAMPercentage|TrimNativeHeapInterval)=(\\d+)|XX:(G1HeapRegionSize)=(\\d+)m|(Xms)(\\d+)m)");
     private static final Pattern ARENAS = Pattern.compile("MALLOC_ARENA_MAX=\"\\$\\{MALLOC_ARENA_MAX:-(\\d+)}\"");
 
     @Test
@@ -29,7 +29,7 @@ class LauncherMemoryFlagsTest {
         String image = Files.readString(Path.of("..", "docker", "java.sh"));
         List<String> flags = flags(script);
         assertThat(flags(image)).as("docker/java.sh and ./sluice pass the same memory flags").isEqualTo(flags);
-        assertThat(flags).as("./sluice's memory flags").hasSize(3);
+        assertThat(flags).as("./sluice's memory flags").hasSize(4);
         assertThat(arenas(image)).as("both launchers set the same MALLOC_ARENA_MAX default").isEqualTo(arenas(script));
 
         List<String> command = new ArrayList<>();
@@ -46,8 +46,11 @@ class LauncherMemoryFlagsTest {
             if (m.group(1) != null) {
                 String value = m.group(1).equals("MaxRAMPercentage") ? m.group(2) + "\\.0+" : m.group(2);
                 assertThat(out).as("the JVM reports %s in effect", flag).containsPattern(m.group(1) + "\\s+= " + value + "\\s");
-            } else {
+            } else if (m.group(3) != null) {
                 long bytes = Long.parseLong(m.group(4)) << 20;
+                assertThat(out).as("the JVM reports %s in effect", flag).containsPattern(m.group(3) + "\\s+= " + bytes + "\\s");
+            } else {
+                long bytes = Long.parseLong(m.group(6)) << 20;
                 assertThat(out).as("the JVM reports %s in effect", flag)
                         .containsPattern("InitialHeapSize\\s+= " + bytes + "\\s")
                         .containsPattern("MinHeapSize\\s+= " + bytes + "\\s");
