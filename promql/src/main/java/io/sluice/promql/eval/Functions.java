@@ -466,6 +466,8 @@ final class Functions {
                     names.add(((Expr.StringLiteral) unparen(c.args().get(i))).value());
                 }
                 boolean desc = fn.endsWith("_desc");
+                // Prometheus' comparison: a label whose values differ decides, by natural order, which is no
+                // total order (FloatOps.natLess), so the sort is Go's where that shows (FloatOps.goSort)
                 cmp = (a, b) -> {
                     for (String l : names) {
                         String x = a.labels.get(l);
@@ -473,12 +475,14 @@ final class Functions {
                         if (x.equals(y)) {
                             continue;
                         }
-                        int r = FloatOps.natCompare(x, y) < 0 ? -1 : 1;
+                        int r = FloatOps.natLess(x, y) ? -1 : 1;
                         return desc ? -r : r;
                     }
                     int r = a.labels.compareTo(b.labels);
                     return desc ? -r : r;
                 };
+                FloatOps.goSort(rows, cmp);
+                return new Evaluator.VecVal(RowSource.of(rows));
             }
         }
         rows.sort(cmp);
