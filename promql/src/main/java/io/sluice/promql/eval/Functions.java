@@ -444,22 +444,10 @@ final class Functions {
         }
         Comparator<Row> cmp;
         switch (fn) {
-            case "sort" -> cmp = (a, b) -> {
-                double x = a.v[0];
-                double y = b.v[0];
-                if (Double.isNaN(x) != Double.isNaN(y)) {
-                    return Double.isNaN(x) ? 1 : -1;
-                }
-                return Double.compare(x, y) == 0 || (Double.isNaN(x)) ? 0 : (x < y ? -1 : 1);
-            };
-            case "sort_desc" -> cmp = (a, b) -> {
-                double x = a.v[0];
-                double y = b.v[0];
-                if (Double.isNaN(x) != Double.isNaN(y)) {
-                    return Double.isNaN(x) ? 1 : -1;
-                }
-                return Double.compare(x, y) == 0 || (Double.isNaN(x)) ? 0 : (x > y ? -1 : 1);
-            };
+            // Prometheus: Go's sort.Sort, which moves a series before its left neighbour when that one is NaN
+            // or beyond it; so NaNs go last, in reverse order (FloatOps.goSort)
+            case "sort" -> cmp = (a, b) -> valueOrder(a.v[0], b.v[0], false);
+            case "sort_desc" -> cmp = (a, b) -> valueOrder(a.v[0], b.v[0], true);
             default -> {
                 List<String> names = new ArrayList<>();
                 for (int i = 1; i < c.args().size(); i++) {
@@ -481,12 +469,22 @@ final class Functions {
                     int r = a.labels.compareTo(b.labels);
                     return desc ? -r : r;
                 };
-                FloatOps.goSort(rows, cmp);
-                return new Evaluator.VecVal(RowSource.of(rows));
             }
         }
-        rows.sort(cmp);
+        FloatOps.goSort(rows, cmp);
         return new Evaluator.VecVal(RowSource.of(rows));
+    }
+
+    /**
+     * sort's and sort_desc's comparison, as Prometheus' sort orders: {@code a} goes before {@code b} when
+     * {@code b} is NaN or beyond {@code a} (above it for sort, below for sort_desc). Two NaNs each go before
+     * the other: no total order, so the result is Go's sort's ({@link FloatOps#goSort}).
+     */
+    private static int valueOrder(double a, double b, boolean desc) {
+        if (Double.isNaN(b) || (desc ? b < a : b > a)) {
+            return -1;
+        }
+        return Double.isNaN(a) || (desc ? a < b : a > b) ? 1 : 0;
     }
 
     static Expr unparen(Expr e) {
