@@ -365,6 +365,7 @@ final class Functions {
         return new Evaluator.VecVal(new RowSource() {
             boolean any;
             int maxWindow;
+            String checkedName;
             final WindowFn step = (i, lo, hi, ws, we) -> {
                 if (checked && hi > lo) {
                     RangeFunctions.checkParameters(ev, kind, fp0[i], fp1 == null ? 0 : fp1[i], args.get(0));
@@ -389,8 +390,10 @@ final class Functions {
                     }
                     if (counterCheck) {
                         String name = w.labels.metricName();
-                        if (!name.isEmpty() && !name.endsWith("_total") && !name.endsWith("_sum")
+                        // once per name in a row of series of one metric: the info is the same text
+                        if (!name.equals(checkedName) && !name.isEmpty() && !name.endsWith("_total") && !name.endsWith("_sum")
                                 && !name.endsWith("_count") && !name.endsWith("_bucket")) {
+                            checkedName = name;
                             ev.info("PromQL info: metric might not be a counter, name does not end in _total/_sum/_count/_bucket: "
                                     + GoStrings.quote(name), args.get(0));
                         }
