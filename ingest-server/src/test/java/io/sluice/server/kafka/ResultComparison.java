@@ -155,18 +155,32 @@ final class ResultComparison {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> bySeries(List<Object> result) {
-        Map<String, Object> out = new LinkedHashMap<>();
+        // count_values writes values as label text (under any label name): Java's and Go's trigonometric
+        // functions may differ in the last bit (promql/README.md), so compare fractional numbers to 10 digits.
+        // Labels that differ only beyond that (1.333333333333333 and 1.3333333333333335) are told apart by
+        // their rank among each other, so which of them an answer lists first does not matter.
+        List<String> exact = new ArrayList<>();
+        List<String> rounded = new ArrayList<>();
+        Map<String, List<String>> collisions = new TreeMap<>();
         for (Object s : result) {
-            Map<String, Object> series = (Map<String, Object>) s;
-            Map<String, Object> metric = new TreeMap<>((Map<String, Object>) series.get("metric"));
-            // count_values writes values as label text (under any label name): Java's and Go's trigonometric
-            // functions may differ in the last bit (promql/README.md), so compare fractional numbers to 10 digits.
+            Map<String, Object> metric = new TreeMap<>((Map<String, Object>) ((Map<String, Object>) s).get("metric"));
+            exact.add(metric.toString());
             for (Map.Entry<String, Object> e : metric.entrySet()) {
                 if (e.getValue() instanceof String v && v.matches("[-+]?[0-9]*\\.[0-9]+(e[-+]?[0-9]+)?")) {
                     e.setValue(String.format("%.10g", Double.parseDouble(v)));
                 }
             }
-            out.put(metric.toString(), series);
+            rounded.add(metric.toString());
+            collisions.computeIfAbsent(metric.toString(), k -> new ArrayList<>()).add(exact.getLast());
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (int i = 0; i < result.size(); i++) {
+            List<String> same = collisions.get(rounded.get(i));
+            String key = rounded.get(i);
+            if (same.size() > 1) {
+                key += " #" + same.stream().sorted().toList().indexOf(exact.get(i));
+            }
+            out.put(key, result.get(i));
         }
         return out;
     }
