@@ -53,7 +53,7 @@ public final class ChunkFileWriter implements AutoCloseable {
     private static final int INDEX_BITS = 20; // MAX_PENDING < 2^20
     private static final long INDEX_MASK = (1L << INDEX_BITS) - 1;
     private static final long UNRANKED = 1L << 31; // after every rank
-    private static final int STEP = 64; // chunks per call of putInOrder's per-chunk passes (see there)
+    private static final int STEP = 32; // chunks per call of putInOrder's per-chunk passes (see there)
 
     /**
      * Told, on the shard thread, that chunks are in their file and readable through the mappings: once
@@ -410,9 +410,10 @@ public final class ChunkFileWriter implements AutoCloseable {
      *
      * <p>Shaped for the JIT (docs/design/jit.md): this runs once per 1 MiB write, each pass over
      * ~5,000 chunks. As plain loops here, their back-edges alone made them hot: compiled on stack
-     * (OSR), trapped and recompiled, six C2 compiles of this method per process, a few percent of a
-     * replay's CPU on two cores. Each pass is a loop over at most {@link #STEP} chunks in a method of
-     * its own, so the calls, not the loops, make them hot: each compiled once, by its call count.
+     * (OSR) at one loop, then another, then whole, and again after traps. Each pass is a loop over at
+     * most {@link #STEP} chunks in a method of its own: C2's back-edge trigger (every 8,192 back-edges
+     * past 40,000) then comes after its call-count trigger (every 1,024 calls), so each is compiled
+     * by its calls, not on stack (at 64 chunks a step the back-edges still came first).
      */
     private long[] putInOrder() {
         int n = pending;
