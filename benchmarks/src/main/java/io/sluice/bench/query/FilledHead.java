@@ -45,9 +45,9 @@ public final class FilledHead implements AutoCloseable {
         ShardBatch[] open = new ShardBatch[head.shardCount()];
         for (int r = 0; r < rounds; r++) {
             if (r == 1) {
-                // Every series exists now. A running head makes its label order on a background thread
-                // long before the first chunks are cut (queries or chunk writes ask for it); this fill
-                // cuts them within seconds, so the order is made here, as it would be by then.
+                // Every series exists now. A queried head makes its label order on a background thread
+                // long before the first chunks are cut (its queries, then its chunk writes, ask for it);
+                // this fill cuts them within seconds, so the order is made here, as it would be by then.
                 submitAll(open);
                 awaitApplied(series);
                 head.makeLabelOrder();

@@ -244,8 +244,9 @@ public final class Head implements AutoCloseable {
 
     /**
      * Makes the head's label order over every series it holds now, on the calling thread (else it
-     * is made on a background thread once queries or chunk writes meet enough series it does not
-     * cover). For a benchmark that fills a head faster than that thread sorts. Any thread.
+     * is made on a background thread once queries, or after the first query chunk writes, meet
+     * enough series it does not cover), and has the chunk writes keep it up as after a query. For a
+     * benchmark that fills a head faster than that thread sorts. Any thread.
      */
     public void makeLabelOrder() {
         labelOrder.makeNow();

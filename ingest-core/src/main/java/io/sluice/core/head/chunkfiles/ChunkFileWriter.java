@@ -53,6 +53,7 @@ public final class ChunkFileWriter implements AutoCloseable {
     private static final int INDEX_BITS = 20; // MAX_PENDING < 2^20
     private static final long INDEX_MASK = (1L << INDEX_BITS) - 1;
     private static final long UNRANKED = 1L << 31; // after every rank
+    private static final int STEP = 32; // chunks per call of putInOrder's per-chunk passes (see there)
 
     /**
      * Told, on the shard thread, that chunks are in their file and readable through the mappings: once
@@ -128,6 +129,9 @@ public final class ChunkFileWriter implements AutoCloseable {
     private int[] spareEnds;
     private long[] sortKeys;    // rank << INDEX_BITS | pending index
     private long[] writtenRefs; // where each pending chunk is in the file, in buffer order
+    private int keysUnranked;   // putInOrder's passes: chunks without a rank,
+    private long keysOutOfOrder; // 1 if a key is below the one before it,
+    private long lastKey;        // and the last key so far
     private boolean directWrites;  // requested; in effect while directChannel != null
     private FileChannel directChannel; // the current file opened with O_DIRECT, while direct writes are on
     private int buffered;          // bytes in the buffer, to go to the file at bufferStart
@@ -403,48 +407,82 @@ public final class ChunkFileWriter implements AutoCloseable {
      * A write that then fails leaves them in this order; the next flush orders them again. No
      * allocation (an in-place heap sort of the keys). Not with direct writes: their buffer keeps
      * written bytes in front.
+     *
+     * <p>Shaped for the JIT (docs/design/jit.md): this runs once per 1 MiB write, each pass over
+     * ~5,000 chunks. As plain loops here, their back-edges alone made them hot: compiled on stack
+     * (OSR) at one loop, then another, then whole, and again after traps. Each pass is a loop over at
+     * most {@link #STEP} chunks in a method of its own: C2's back-edge trigger (every 8,192 back-edges
+     * past 40,000) then comes after its call-count trigger (every 1,024 calls), so each is compiled
+     * by its calls, not on stack (at 64 chunks a step the back-edges still came first).
      */
     private long[] putInOrder() {
         int n = pending;
         if (pendingEnds[n - 1] != buffered) {
             return pendingRefs; // not only pending entries in the buffer (cannot happen without direct writes)
         }
-        int unranked = 0;
-        boolean inOrder = true;
-        long previous = -1;
-        for (int i = 0; i < n; i++) {
-            int rank = order.rank(pendingSeries[i]);
-            if (rank < 0) {
-                unranked++;
-            }
-            long key = (rank < 0 ? UNRANKED : rank) << INDEX_BITS | i;
-            sortKeys[i] = key;
-            inOrder &= key > previous;
-            previous = key;
+        keysUnranked = 0;
+        keysOutOfOrder = 0;
+        lastKey = -1;
+        for (int i = 0; i < n; i += STEP) {
+            rankSome(i, Math.min(n, i + STEP));
         }
-        if (unranked > 0) {
-            order.unranked(unranked);
+        if (keysUnranked > 0) {
+            order.unranked(keysUnranked);
         }
-        if (!inOrder) {
+        if (keysOutOfOrder != 0) {
             heapSort(sortKeys, n);
-            MemorySegment to = spareSegment;
             int at = 0;
-            for (int j = 0; j < n; j++) {
-                int i = (int) (sortKeys[j] & INDEX_MASK);
-                int start = i == 0 ? 0 : pendingEnds[i - 1];
-                int length = pendingEnds[i] - start;
-                MemorySegment.copy(bufferSegment, start, to, at, length);
-                at += length;
-                spareSeries[j] = pendingSeries[i];
-                spareRefs[j] = pendingRefs[i];
-                spareEnds[j] = at;
+            for (int j = 0; j < n; j += STEP) {
+                at = copySome(j, Math.min(n, j + STEP), at);
             }
             swapWithSpare();
         }
-        for (int j = 0; j < n; j++) {
-            writtenRefs[j] = ChunkFileDescriptor.ref(fileIndex, bufferStart + (j == 0 ? 0 : pendingEnds[j - 1]));
+        for (int j = 0; j < n; j += STEP) {
+            refsSome(j, Math.min(n, j + STEP));
         }
         return writtenRefs;
+    }
+
+    /** Sort keys {@code [from, to)}: each chunk's rank (unranked last) and index; counts the unranked and any key out of order. */
+    private void rankSome(int from, int to) {
+        int unranked = 0;
+        long outOfOrder = 0;
+        long previous = lastKey;
+        for (int i = from; i < to; i++) {
+            int rank = order.rank(pendingSeries[i]);
+            unranked += rank >>> 31; // arithmetic: which side a branch takes shifts as the order catches up
+            long key = (rank < 0 ? UNRANKED : rank) << INDEX_BITS | i;
+            sortKeys[i] = key;
+            outOfOrder |= key - previous; // negative (sign bit set) if below the previous
+            previous = key;
+        }
+        keysUnranked += unranked;
+        keysOutOfOrder |= outOfOrder >>> 63;
+        lastKey = previous;
+    }
+
+    /** Copies the chunks of sorted keys {@code [from, to)} into the spare buffer from {@code at}; returns the offset after them. */
+    private int copySome(int from, int to, int at) {
+        MemorySegment source = bufferSegment;
+        MemorySegment target = spareSegment;
+        for (int j = from; j < to; j++) {
+            int i = (int) (sortKeys[j] & INDEX_MASK);
+            int start = i == 0 ? 0 : pendingEnds[i - 1];
+            int length = pendingEnds[i] - start;
+            MemorySegment.copy(source, start, target, at, length);
+            at += length;
+            spareSeries[j] = pendingSeries[i];
+            spareRefs[j] = pendingRefs[i];
+            spareEnds[j] = at;
+        }
+        return at;
+    }
+
+    /** Where the buffer's chunks {@code [from, to)} will be in the file. */
+    private void refsSome(int from, int to) {
+        for (int j = from; j < to; j++) {
+            writtenRefs[j] = ChunkFileDescriptor.ref(fileIndex, bufferStart + (j == 0 ? 0 : pendingEnds[j - 1]));
+        }
     }
 
     private void swapWithSpare() {
@@ -468,12 +506,26 @@ public final class ChunkFileWriter implements AutoCloseable {
         spareEnds = ends;
     }
 
-    /** Sorts {@code a[0, n)} ascending in place. */
+    /** Sorts {@code a[0, n)} ascending in place; the loops in steps of {@link #STEP}, as {@link #putInOrder}'s. */
     private static void heapSort(long[] a, int n) {
-        for (int i = n / 2 - 1; i >= 0; i--) {
+        for (int top = n / 2 - 1; top >= 0; top -= STEP) {
+            heapify(a, top, Math.max(top - STEP, -1), n);
+        }
+        for (int end = n - 1; end > 0; end -= STEP) {
+            popMax(a, end, Math.max(end - STEP, 0));
+        }
+    }
+
+    /** Sifts down {@code a[i]} for {@code i} from {@code top} down to above {@code stop}. */
+    private static void heapify(long[] a, int top, int stop, int n) {
+        for (int i = top; i > stop; i--) {
             siftDown(a, i, n);
         }
-        for (int end = n - 1; end > 0; end--) {
+    }
+
+    /** Moves the heap's maximum to {@code a[end]}, for {@code end} down to above {@code stop}. */
+    private static void popMax(long[] a, int end, int stop) {
+        for (; end > stop; end--) {
             long top = a[0];
             a[0] = a[end];
             a[end] = top;

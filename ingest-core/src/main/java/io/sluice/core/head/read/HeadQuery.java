@@ -53,7 +53,7 @@ public final class HeadQuery {
      */
     public static HeadQuery run(Shard[] shards, LabelOrder order, long minTimeMs, long maxTimeMs,
             UnaryOperator<byte[]> relabel, Matcher... matchers) {
-        LabelOrder.Snapshot known = order.current();
+        LabelOrder.Snapshot known = order.forQuery();
         long[] keys = new long[64]; // rank << 32 | the series' index among the ranked ones
         int ranked = 0;
         // the ranked series' (relabelled) labels, copied in id order (memory order), for the sort by them

@@ -19,6 +19,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * buffers, so making it holds no copy of every series' labels (its transient memory is ~20 bytes per
  * series). Costs 12 bytes per series (a rank per id and the order itself). Thread-safe: the order is
  * an immutable snapshot behind a volatile field.
+ *
+ * <p>The chunk files' writes put their chunks in this order too ({@link #chunkOrder}), but they ask
+ * for it to be made only once a query has read by it ({@link #forQuery}) or {@link #makeNow} made it: a
+ * head nobody queries (a replay, an ingest burst before the first query) makes no order, and its
+ * writes keep the order chunks were cut in. Making it, and the first writes that sort by it, cost
+ * compiles of their own (sort, label comparison, copy) on a machine whose cores the shards use.
  */
 public final class LabelOrder {
     /** A query that had to sort at least this many uncovered series asks for a new order. */
@@ -29,6 +35,7 @@ public final class LabelOrder {
     private final Shard[] shards;
     private final AtomicBoolean rebuilding = new AtomicBoolean();
     private volatile Snapshot current;
+    private volatile boolean read; // a query has read by the order, or makeNow made it: chunk writes may ask for it
 
     /**
      * One order: {@code covered[s]} series of shard {@code s} (ids below it), {@code rank[s][id]} the
@@ -58,9 +65,9 @@ public final class LabelOrder {
     /**
      * Shard {@code shard}'s chunk files' write order ({@link ChunkFileWriter.ChunkOrder}): each write
      * puts its chunks in this order, so that a query, which reads its series in this order, reads each
-     * write's chunks front to back. A write that meets many series the order does not cover asks for a
-     * new order as a query does ({@link #uncoveredMet}), so the order exists once chunks are written,
-     * queried or not.
+     * write's chunks front to back. Once a query has read by the order, a write that meets many series
+     * the order does not cover asks for a new order as a query does ({@link #uncoveredMet}), so the
+     * order keeps up with new series between queries; before, writes keep the cut order.
      */
     public ChunkFileWriter.ChunkOrder chunkOrder(int shard) {
         return new ChunkFileWriter.ChunkOrder() {
@@ -71,7 +78,9 @@ public final class LabelOrder {
 
             @Override
             public void unranked(int chunks) {
-                uncoveredMet(current, chunks);
+                if (read) {
+                    uncoveredMet(current, chunks);
+                }
             }
         };
     }
@@ -79,6 +88,22 @@ public final class LabelOrder {
     /** The order as it is now (it may cover fewer series than the shards hold). Any thread. */
     Snapshot current() {
         return current;
+    }
+
+    /**
+     * {@link #current()} for a query, which reads its series in this order: from now on the chunk
+     * writes ask for the order too ({@link #chunkOrder}). Any thread.
+     */
+    Snapshot forQuery() {
+        if (!read) {
+            read = true;
+        }
+        return current;
+    }
+
+    /** Whether a new order is being made now (tests: one started is running or done). */
+    boolean rebuilding() {
+        return rebuilding.get();
     }
 
     /**
@@ -108,8 +133,12 @@ public final class LabelOrder {
         }
     }
 
-    /** Makes the order over every series the shards hold now, on the calling thread. Any thread. */
+    /**
+     * Makes the order over every series the shards hold now, on the calling thread; from now on the
+     * chunk writes ask for it as a query's reads do. Any thread.
+     */
     public void makeNow() {
+        read = true;
         while (!rebuilding.compareAndSet(false, true)) {
             Thread.onSpinWait(); // a background rebuild is running: the next one covers what it does not
         }

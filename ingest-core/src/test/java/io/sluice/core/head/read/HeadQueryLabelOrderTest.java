@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.core.head.Head;
 import io.sluice.core.head.HeadOptions;
+import io.sluice.core.head.chunkfiles.ChunkFileWriter;
 import io.sluice.core.head.shard.Shard;
 import io.sluice.core.head.shard.ShardBatch;
 import io.sluice.core.head.stats.ShardStats;
@@ -31,8 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link HeadQuery} in label order through the head's {@link LabelOrder}: with no order yet, a full
  * one, one that covers only the older series (the newer ones sorted by labels and merged in), a
- * relabelling that reorders series (an added label after a name one set lacks and the other has), and
- * the order made again in the background once a query meets many uncovered series. The expected
+ * relabelling that reorders series (an added label after a name one set lacks and the other has),
+ * the order made again in the background once a query meets many uncovered series, and chunk writes
+ * that ask for it only once a query has read by it. The expected
  * order is every series' labels sorted by {@link LabelsView#compareTo} (Prometheus' order).
  */
 class HeadQueryLabelOrderTest {
@@ -125,6 +127,36 @@ class HeadQueryLabelOrderTest {
                 Thread.onSpinWait();
             }
             assertOrdered(shards, order, null, Matcher.re("__name__", ".+"));
+        }
+    }
+
+    @Test
+    void chunkWritesAskForTheOrderOnlyOnceAQueryHasReadByIt() throws IOException {
+        try (Head head = new Head(HeadOptions.defaults(dir).withShards(2), streams, new MemoryAccounting())) {
+            head.start();
+            Shard[] shards = {head.shard(0), head.shard(1)};
+            LabelOrder order = new LabelOrder(shards);
+            addSeries(head, 500);
+            ChunkFileWriter.ChunkOrder writes = order.chunkOrder(0);
+            assertThat(writes.rank(0)).as("no order yet").isEqualTo(-1);
+            writes.unranked(1_000); // a write of many chunks no order covers, before any query
+            // A rebuild, once started, is running or has published its order: neither, so none started.
+            assertThat(order.rebuilding()).as("no order made for chunk writes nobody reads").isFalse();
+            assertThat(order.current().order()).isEmpty();
+
+            assertOrdered(shards, order, null, Matcher.re("__name__", "m0")); // a query reads by the order
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (order.rebuilding()) { // the query's own request (it met uncovered series): let it finish
+                assertThat(System.nanoTime()).as("the query's order made").isLessThan(deadline);
+                Thread.onSpinWait();
+            }
+            addSeries(head, 200);
+            writes.unranked(1_000); // now a write meeting the new series asks for the order as a query does
+            while (order.current().order().length < written.size()) {
+                assertThat(System.nanoTime()).as("the order made again for the chunk writes").isLessThan(deadline);
+                Thread.onSpinWait();
+            }
+            assertThat(writes.rank(0)).as("series 0 of shard 0 ranked").isNotNegative();
         }
     }
 
