@@ -58,9 +58,11 @@ class RebalanceTest {
                 appendedByB = b.count(Counter.SAMPLES_APPENDED);
                 assertThat(b.scrape()).doesNotContain("sluice_consumer_lag{");
 
-                producer.open(1);
                 Await.until("A to take over every partition", () -> a.ingest.assignedPartitions() == PARTITIONS);
+                // The baseline is read before phase 1 is produced: phase 1's records can only be stored
+                // after it, so "more" cannot have happened already (A may drain phase 0's rest at once).
                 long appendedByA = a.count(Counter.SAMPLES_APPENDED);
+                producer.open(1);
                 Await.until("A to store more after the take-over", () -> a.count(Counter.SAMPLES_APPENDED) > appendedByA);
 
                 try (IngestInstance b2 = new IngestInstance(dirB, IngestInstance.headOptions(dirB), config)) {
