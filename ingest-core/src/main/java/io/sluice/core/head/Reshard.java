@@ -103,10 +103,10 @@ public final class Reshard {
                 targets[j].start();
             }
             for (int i : old) {
-                // a source is only read: no series limit, no checkpoint, nothing cut or dropped
+                // a source is only read: no series limit, no checkpoint, nothing cut or dropped (its WAL
+                // replays every late sample it holds, whatever the out-of-order window)
                 ShardOptions at = options.perShard().withWalDirectory(from.resolve("shard-" + i).resolve("wal"))
-                        .withMaxSeries(Integer.MAX_VALUE).withCheckpointIntervalMs(0).withSeriesIdleTimeoutMs(0).withRetentionMs(0)
-                        .withOutOfOrderWindowMs(ShardOptions.DEFAULT_OUT_OF_ORDER_WINDOW_MS);
+                        .withMaxSeries(Integer.MAX_VALUE).withCheckpointIntervalMs(0).withSeriesIdleTimeoutMs(0).withRetentionMs(0);
                 Shard source = new Shard(i, at, streams, accounting, System::nanoTime);
                 try {
                     source.start();

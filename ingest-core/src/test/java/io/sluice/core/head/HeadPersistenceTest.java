@@ -6,6 +6,7 @@ import io.sluice.core.head.read.HeadQuery;
 import io.sluice.core.head.series.SeriesSnapshot;
 import io.sluice.core.head.shard.Shard;
 import io.sluice.core.head.shard.ShardBatch;
+import io.sluice.core.head.shard.ShardOptions;
 import io.sluice.core.head.stream.StreamRegistry;
 import io.sluice.core.index.Matcher;
 import io.sluice.core.labels.LabelLimits;
@@ -34,14 +35,24 @@ class HeadPersistenceTest {
     private final LabelsBuilder labels = new LabelsBuilder(LabelLimits.DEFAULT);
 
     private Head open(int shards, StreamRegistry streams, MemoryAccounting accounting) throws IOException {
+        return open(shards, ShardOptions.DEFAULT_OUT_OF_ORDER_WINDOW_MS, streams, accounting);
+    }
+
+    private Head open(int shards, long outOfOrderWindowMs, StreamRegistry streams, MemoryAccounting accounting) throws IOException {
         Head head = new Head(HeadOptions.defaults(dir).withShards(shards).withPerShard(s -> s.withWalSegmentBytes(64 << 10)
-                .withChunkFileBytes(64 << 10).withCheckpointIntervalMs(0).withSeriesIdleTimeoutMs(0)), streams, accounting);
+                .withChunkFileBytes(64 << 10).withCheckpointIntervalMs(0).withSeriesIdleTimeoutMs(0)
+                .withOutOfOrderWindowMs(outOfOrderWindowMs)), streams, accounting);
         head.start();
         return head;
     }
 
     /** One sample per series per round (offset = round); every shard learns every offset. */
     private void produce(Head head, int stream, int from, int to) {
+        produce(head, stream, from, to, 0);
+    }
+
+    /** As {@link #produce(Head, int, int, int)}, each sample {@code shiftMs} later than its round's time. */
+    private void produce(Head head, int stream, int from, int to, long shiftMs) {
         for (int round = from; round < to; round++) {
             ShardBatch[] open = new ShardBatch[head.shardCount()];
             for (int i = 0; i < open.length; i++) {
@@ -53,7 +64,7 @@ class HeadPersistenceTest {
                 assertThat(labels.build()).isEqualTo(LabelsStatus.OK);
                 ShardBatch b = open[head.shardOf(labels.hash())];
                 b.series(labels.hash(), labels.bytes(), 0, labels.length());
-                b.sample(1_700_000_000_000L + round * 15_000L, Double.doubleToRawLongBits(s * 10 + Math.sin(round) * 3));
+                b.sample(1_700_000_000_000L + round * 15_000L + shiftMs, Double.doubleToRawLongBits(s * 10 + Math.sin(round) * 3));
             }
             for (int i = 0; i < open.length; i++) {
                 open[i].watermark(stream, round);
@@ -189,6 +200,28 @@ class HeadPersistenceTest {
         }
         for (MemoryTag tag : MemoryTag.values()) {
             assertThat(accounting.bytes(tag)).as(tag.name()).isZero();
+        }
+    }
+
+    @Test
+    void aReshardKeepsOutOfOrderSamplesOfTheConfiguredWindow() throws IOException, InterruptedException {
+        StreamRegistry streams = new StreamRegistry();
+        MemoryAccounting accounting = new MemoryAccounting();
+        int stream = streams.idOf("metrics", 0);
+        long window = 3 * ShardOptions.DEFAULT_OUT_OF_ORDER_WINDOW_MS;
+        Map<String, String> before;
+        try (Head head = open(2, window, streams, accounting)) {
+            produce(head, stream, 0, 800); // 800 rounds of 15 s: 3 h 20 min
+            // Late samples 2 h behind each series' newest: inside the configured window, outside the default one.
+            produce(head, stream, 800, 810, -(800 - 320) * 15_000L + 7_500);
+            awaitDurable(head, stream, 809);
+            before = contents(head);
+            assertThat(before.values()).allSatisfy(samples -> assertThat(samples.split(" ")).hasSize(810));
+            head.skipCheckpointOnClose(); // as after a crash: the reshard replays the old shards' WALs
+        }
+        try (Head head = open(3, window, streams, accounting)) {
+            assertThat(shardDirectories()).containsExactly("shard-0", "shard-1", "shard-2");
+            assertThat(contents(head)).isEqualTo(before);
         }
     }
 }
