@@ -13,8 +13,9 @@ import io.sluice.core.memory.MemoryAccounting;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
-import java.util.TreeSet;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.UnaryOperator;
 
@@ -275,18 +276,21 @@ public final class Head implements AutoCloseable {
         return range;
     }
 
-    /** Label names across shards, sorted. */
+    /**
+     * Label names across shards, in no particular order: the APIs sort them as Go compares strings
+     * (UTF-8 byte order), which {@link String#compareTo} is not.
+     */
     public List<String> labelNames() {
-        TreeSet<String> names = new TreeSet<>();
+        Set<String> names = new HashSet<>();
         for (Shard shard : shards) {
             names.addAll(shard.labelIndex().labelNames());
         }
         return new ArrayList<>(names);
     }
 
-    /** Values of a label across shards, sorted. */
+    /** Values of a label across shards, in no particular order (as {@link #labelNames}). */
     public List<String> labelValues(String name) {
-        TreeSet<String> values = new TreeSet<>();
+        Set<String> values = new HashSet<>();
         for (Shard shard : shards) {
             values.addAll(shard.labelIndex().labelValues(name));
         }

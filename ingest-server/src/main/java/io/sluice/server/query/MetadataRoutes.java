@@ -6,6 +6,7 @@ import io.sluice.core.head.Head;
 import io.sluice.core.head.series.SeriesSnapshot;
 import io.sluice.core.index.Matcher;
 import io.sluice.core.labels.LabelsView;
+import io.sluice.promql.labels.Labels;
 import io.sluice.server.http.Reply;
 import io.sluice.server.http.RequestParams;
 import io.sluice.server.http.Router;
@@ -49,7 +50,7 @@ final class MetadataRoutes {
         long startMs = QueryRequests.time(params, "start", QueryRequests.MIN_TIME_MS);
         long endMs = QueryRequests.time(params, "end", QueryRequests.MAX_TIME_MS);
         List<Matcher[]> sets = QueryRequests.matchers(params, false);
-        Collection<String> names = sets.isEmpty() && !hasRange(params) ? head.labelNames() : fromSeries(sets, startMs, endMs, null);
+        Collection<String> names = sets.isEmpty() && !hasRange(params) ? goOrder(head.labelNames()) : fromSeries(sets, startMs, endMs, null);
         return strings(names, limit);
     }
 
@@ -63,7 +64,7 @@ final class MetadataRoutes {
         long startMs = QueryRequests.time(params, "start", QueryRequests.MIN_TIME_MS);
         long endMs = QueryRequests.time(params, "end", QueryRequests.MAX_TIME_MS);
         List<Matcher[]> sets = QueryRequests.matchers(params, false);
-        Collection<String> values = sets.isEmpty() && !hasRange(params) ? head.labelValues(name) : fromSeries(sets, startMs, endMs, name);
+        Collection<String> values = sets.isEmpty() && !hasRange(params) ? goOrder(head.labelValues(name)) : fromSeries(sets, startMs, endMs, name);
         return strings(values, limit);
     }
 
@@ -110,7 +111,7 @@ final class MetadataRoutes {
     private Collection<String> fromSeries(List<Matcher[]> sets, long startMs, long endMs, String name) throws ApiError {
         SeriesUnion union = QueryRequests.select(head, sets.isEmpty() ? ALL_SERIES : sets, startMs, endMs);
         QueryBudget budget = sets.isEmpty() ? null : context.budget();
-        TreeSet<String> found = new TreeSet<>();
+        TreeSet<String> found = new TreeSet<>(Labels::compareUtf8);
         while (union.next()) {
             SeriesSnapshot snapshot = union.snapshot();
             if (!snapshot.samples().next()) {
@@ -133,6 +134,12 @@ final class MetadataRoutes {
             }
         }
         return found;
+    }
+
+    /** Sorted as Prometheus returns names and values: as Go compares strings, by their UTF-8 bytes. */
+    private static List<String> goOrder(List<String> strings) {
+        strings.sort(Labels::compareUtf8);
+        return strings;
     }
 
     private static Reply strings(Collection<String> values, int limit) {

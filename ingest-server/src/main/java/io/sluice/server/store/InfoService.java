@@ -2,6 +2,7 @@ package io.sluice.server.store;
 
 import io.grpc.stub.StreamObserver;
 import io.sluice.core.head.Head;
+import io.sluice.promql.labels.Labels;
 import io.sluice.server.store.proto.InfoGrpc;
 import io.sluice.server.store.proto.InfoRequest;
 import io.sluice.server.store.proto.InfoResponse;
@@ -30,7 +31,7 @@ final class InfoService extends InfoGrpc.InfoImplBase {
         this.head = head;
         ZLabelSet.Builder set = ZLabelSet.newBuilder();
         externalLabels.entrySet().stream()
-                .sorted((a, b) -> StoreLabels.compareCodePoints(a.getKey(), b.getKey()))
+                .sorted((a, b) -> Labels.compareUtf8(a.getKey(), b.getKey()))
                 .forEach(e -> set.addLabels(Label.newBuilder().setName(e.getKey()).setValue(e.getValue())));
         this.externalLabels = set.build();
         this.metrics = metrics;

@@ -4,6 +4,7 @@ import io.sluice.core.head.read.HeadQuery;
 import io.sluice.core.index.Matcher;
 import io.sluice.core.labels.CanonicalLabels;
 import io.sluice.core.labels.LabelsView;
+import io.sluice.promql.labels.Labels;
 import io.sluice.server.store.proto.Label;
 import io.sluice.server.store.proto.LabelMatcher;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +24,7 @@ import java.util.Map;
  */
 final class StoreLabels {
     /** Byte order of UTF-8 strings (= code point order, not {@link String#compareTo}'s UTF-16 order). */
-    static final Comparator<String> UTF8_ORDER = StoreLabels::compareCodePoints;
+    static final Comparator<String> UTF8_ORDER = Labels::compareUtf8;
     /** Prometheus' order of label sets. */
     static final Comparator<List<Label>> LABEL_SET_ORDER = StoreLabels::compareLabelSets;
 
@@ -35,7 +36,7 @@ final class StoreLabels {
     StoreLabels(Map<String, String> external) {
         this.external = external;
         List<Map.Entry<String, String>> sorted = new ArrayList<>(external.entrySet());
-        sorted.sort((a, b) -> compareCodePoints(a.getKey(), b.getKey()));
+        sorted.sort((a, b) -> Labels.compareUtf8(a.getKey(), b.getKey()));
         externalNames = new byte[sorted.size()][];
         externalValues = new byte[sorted.size()][];
         for (int i = 0; i < sorted.size(); i++) {
@@ -166,30 +167,15 @@ final class StoreLabels {
     static int compareLabelSets(List<Label> a, List<Label> b) {
         int n = Math.min(a.size(), b.size());
         for (int i = 0; i < n; i++) {
-            int c = compareCodePoints(a.get(i).getName(), b.get(i).getName());
+            int c = Labels.compareUtf8(a.get(i).getName(), b.get(i).getName());
             if (c != 0) {
                 return c;
             }
-            c = compareCodePoints(a.get(i).getValue(), b.get(i).getValue());
+            c = Labels.compareUtf8(a.get(i).getValue(), b.get(i).getValue());
             if (c != 0) {
                 return c;
             }
         }
         return Integer.compare(a.size(), b.size());
-    }
-
-    static int compareCodePoints(String a, String b) {
-        int i = 0;
-        int j = 0;
-        while (i < a.length() && j < b.length()) {
-            int ca = a.codePointAt(i);
-            int cb = b.codePointAt(j);
-            if (ca != cb) {
-                return Integer.compare(ca, cb);
-            }
-            i += Character.charCount(ca);
-            j += Character.charCount(cb);
-        }
-        return Integer.compare(a.length() - i, b.length() - j);
     }
 }

@@ -187,6 +187,16 @@ class PrometheusDifferentialTest {
             }
             out.add(series(labels("d_churn", "job", "api", "pod", "pod-" + pod), samples));
         }
+        // Values whose order differs between Go (UTF-8 bytes) and Java's String.compareTo (UTF-16 units):
+        // U+E000 sorts before an emoji (a surrogate pair) in Go, after it in UTF-16.
+        String[] values = {"z", "\uD83D\uDE00", "a", "\uE000", "\u00E4", "\uFFFD"};
+        for (int i = 0; i < values.length; i++) {
+            List<long[]> samples = new ArrayList<>();
+            for (long ts = t0; ts < t0 + SPAN_MS; ts += STEP_MS) {
+                samples.add(new long[] {ts, Double.doubleToRawLongBits(i)});
+            }
+            out.add(series(labels("d_order", "v", values[i]), samples));
+        }
         return out;
     }
 
@@ -312,6 +322,10 @@ class PrometheusDifferentialTest {
                 "/api/v1/query_range?start=1&end=100000&step=1&query=1", "/api/v1/query_range?start=10&end=1&step=1&query=1",
                 "/api/v1/query_range?start=1&end=10&step=0&query=1", "/api/v1/query_range?start=1&end=10&step=-1&query=1",
                 "/api/v1/query_range?start=1&end=10&query=1", "/api/v1/query_range?start=1&end=10&step=x&query=1",
+                "/api/v1/label/v/values", "/api/v1/label/v/values?match[]=d_order", "/api/v1/series?match[]=d_order",
+                "/api/v1/query?" + at + "&query=sort_by_label(d_order, \"nope\")",
+                "/api/v1/query?" + at + "&query=sort_by_label_desc(d_order, \"nope\")",
+                "/api/v1/query_range?" + range + "&query=d_order", "/api/v1/query_range?" + range + "&query=sum by (v) (d_order)",
                 "/api/v1/format_query?query=foo{a=\"<\"}", "/api/v1/format_query?query=foo{", "/api/v1/parse_query?query=\"<%26>\"");
         List<String> mismatches = new ArrayList<>();
         for (String request : requests) {

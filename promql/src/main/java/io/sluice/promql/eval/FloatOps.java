@@ -1,6 +1,7 @@
 package io.sluice.promql.eval;
 
 import io.sluice.promql.eval.kernels.Kahan;
+import io.sluice.promql.labels.Labels;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -110,7 +111,7 @@ public final class FloatOps {
                     return np < nq;
                 }
             } else if (!p.equals(q)) {
-                return compareCodePoints(p, q) < 0;
+                return Labels.compareUtf8(p, q) < 0;
             }
             if (i == x.size() - 1) {
                 return true;
@@ -149,21 +150,6 @@ public final class FloatOps {
         } catch (NumberFormatException beyond) {
             return -1;
         }
-    }
-
-    private static int compareCodePoints(String a, String b) {
-        int i = 0;
-        int j = 0;
-        while (i < a.length() && j < b.length()) {
-            int ca = a.codePointAt(i);
-            int cb = b.codePointAt(j);
-            if (ca != cb) {
-                return Integer.compare(ca, cb);
-            }
-            i += Character.charCount(ca);
-            j += Character.charCount(cb);
-        }
-        return Integer.compare(a.length() - i, b.length() - j);
     }
 
     /**

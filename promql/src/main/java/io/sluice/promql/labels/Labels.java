@@ -10,7 +10,8 @@ import java.util.TreeMap;
 /**
  * An immutable label set, sorted by name, as PromQL sees a series: names and values in one array
  * ({@code [n0, v0, n1, v1, ...]}). One per series, never one per sample. Ordering ({@link #compareTo})
- * is Prometheus' {@code labels.Compare}: label by label, name then value, a shorter set first.
+ * is Prometheus' {@code labels.Compare}: label by label, name then value, a shorter set first; names
+ * and values compare as Go compares strings, by their UTF-8 bytes ({@link #compareUtf8}).
  */
 public final class Labels implements Comparable<Labels> {
     /** The metric name label. */
@@ -53,7 +54,7 @@ public final class Labels implements Comparable<Labels> {
             return EMPTY;
         }
         for (int i = 0; i < namesAndValues.length; i += 2) {
-            if (namesAndValues[i + 1].isEmpty() || (i > 0 && namesAndValues[i - 2].compareTo(namesAndValues[i]) >= 0)) {
+            if (namesAndValues[i + 1].isEmpty() || (i > 0 && compareUtf8(namesAndValues[i - 2], namesAndValues[i]) >= 0)) {
                 return of(namesAndValues);
             }
         }
@@ -97,7 +98,7 @@ public final class Labels implements Comparable<Labels> {
         int hi = size() - 1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            int c = pairs[mid << 1].compareTo(name);
+            int c = compareUtf8(pairs[mid << 1], name);
             if (c < 0) {
                 lo = mid + 1;
             } else if (c > 0) {
@@ -172,7 +173,7 @@ public final class Labels implements Comparable<Labels> {
             return new Labels(replaced);
         }
         int at = 0;
-        while (at < pairs.length && pairs[at].compareTo(name) < 0) {
+        while (at < pairs.length && compareUtf8(pairs[at], name) < 0) {
             at += 2;
         }
         String[] grown = new String[pairs.length + 2];
@@ -216,7 +217,7 @@ public final class Labels implements Comparable<Labels> {
     }
 
     public Map<String, String> toMap() {
-        Map<String, String> m = new TreeMap<>();
+        Map<String, String> m = new TreeMap<>(Labels::compareUtf8);
         for (int i = 0; i < pairs.length; i += 2) {
             m.put(pairs[i], pairs[i + 1]);
         }
@@ -227,16 +228,46 @@ public final class Labels implements Comparable<Labels> {
     public int compareTo(Labels o) {
         int n = Math.min(pairs.length, o.pairs.length);
         for (int i = 0; i < n; i += 2) {
-            int c = pairs[i].compareTo(o.pairs[i]);
+            int c = compareUtf8(pairs[i], o.pairs[i]);
             if (c != 0) {
                 return c;
             }
-            c = pairs[i + 1].compareTo(o.pairs[i + 1]);
+            c = compareUtf8(pairs[i + 1], o.pairs[i + 1]);
             if (c != 0) {
                 return c;
             }
         }
         return Integer.compare(pairs.length, o.pairs.length);
+    }
+
+    /**
+     * Compares as Go compares strings: by their UTF-8 bytes, which is code-point order. Java's
+     * {@link String#compareTo} compares UTF-16 units instead, and puts a character above U+FFFF (a
+     * surrogate pair, units D800-DFFF) before one in U+E000-U+FFFF; Prometheus, the head's label order
+     * and a Thanos store put it after. Written by hand because no JDK method compares this way without
+     * allocating: the mismatching units are moved so that surrogates rank above U+E000-U+FFFF.
+     */
+    public static int compareUtf8(String a, String b) {
+        if (a == b) {
+            return 0; // names, and values read through one symbol table, are often the same instance
+        }
+        int n = Math.min(a.length(), b.length());
+        for (int i = 0; i < n; i++) {
+            char ca = a.charAt(i);
+            char cb = b.charAt(i);
+            if (ca != cb) {
+                return codePointRank(ca) - codePointRank(cb);
+            }
+        }
+        return a.length() - b.length();
+    }
+
+    /** A UTF-16 unit's place in code-point order: surrogates (D800-DFFF) after U+E000-U+FFFF. */
+    private static int codePointRank(char c) {
+        if (c >= 0xE000) {
+            return c - 0x800;
+        }
+        return c >= 0xD800 ? c + 0x2000 : c;
     }
 
     @Override
@@ -308,7 +339,7 @@ public final class Labels implements Comparable<Labels> {
 
     /** Collects labels in any order; {@link #build()} sorts them. An empty value deletes the label. */
     public static final class Builder {
-        private final TreeMap<String, String> map = new TreeMap<>();
+        private final TreeMap<String, String> map = new TreeMap<>(Labels::compareUtf8);
 
         public Builder set(String name, String value) {
             if (value == null || value.isEmpty()) {
