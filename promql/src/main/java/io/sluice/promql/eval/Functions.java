@@ -164,7 +164,7 @@ final class Functions {
             case "floor" -> Math::floor;
             case "exp" -> Math::exp;
             case "sqrt" -> Math::sqrt;
-            case "ln" -> Math::log;
+            case "ln" -> MathKernels::ln;
             case "log2" -> MathKernels::log2;
             case "log10" -> MathKernels::log10;
             case "sin" -> Math::sin;
@@ -200,9 +200,9 @@ final class Functions {
         }
         double t;
         if (x > LARGE) {
-            t = Math.log(x) + LN2;
+            t = MathKernels.ln(x) + LN2;
         } else if (x > 2) {
-            t = Math.log(2 * x + 1 / (Math.sqrt(x * x + 1) + x));
+            t = MathKernels.ln(2 * x + 1 / (Math.sqrt(x * x + 1) + x));
         } else if (x < NEAR_ZERO) {
             t = x;
         } else {
@@ -219,10 +219,10 @@ final class Functions {
             return 0;
         }
         if (x >= LARGE) {
-            return Math.log(x) + LN2;
+            return MathKernels.ln(x) + LN2;
         }
         if (x > 2) {
-            return Math.log(2 * x - 1 / (x + Math.sqrt(x * x - 1)));
+            return MathKernels.ln(2 * x - 1 / (x + Math.sqrt(x * x - 1)));
         }
         double t = x - 1;
         return Math.log1p(t + Math.sqrt(2 * t + t * t));
