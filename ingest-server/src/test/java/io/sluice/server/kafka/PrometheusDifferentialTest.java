@@ -324,6 +324,9 @@ class PrometheusDifferentialTest {
                 "/api/v1/query_range?start=1&end=10&query=1", "/api/v1/query_range?start=1&end=10&step=x&query=1",
                 "/api/v1/label/v/values", "/api/v1/label/v/values?match[]=d_order", "/api/v1/series?match[]=d_order",
                 "/api/v1/query?" + at + "&query=sort_by_label(d_order, \"nope\")",
+                "/api/v1/query?" + at + "&query=1.2 ^ 3", "/api/v1/query?" + at + "&query=d_gauge ^ 3",
+                "/api/v1/query?" + at + "&query=d_gauge ^ -7", "/api/v1/query?" + at + "&query=log10(vector(1e15))",
+                "/api/v1/query?" + at + "&query=ln(d_gauge > 0)", "/api/v1/query?" + at + "&query=log10(d_gauge > 0)",
                 "/api/v1/query?" + at + "&query=sort_by_label_desc(d_order, \"nope\")",
                 "/api/v1/query_range?" + range + "&query=d_order", "/api/v1/query_range?" + range + "&query=sum by (v) (d_order)",
                 "/api/v1/format_query?query=foo{a=\"<\"}", "/api/v1/format_query?query=foo{", "/api/v1/parse_query?query=\"<%26>\"");
