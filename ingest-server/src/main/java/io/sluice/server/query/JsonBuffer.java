@@ -209,6 +209,28 @@ final class JsonBuffer {
         }
         scratch.setLength(0);
         PromFloat.append(v, scratch);
+        return scratchOut();
+    }
+
+    /** A value as Go's {@code strconv.FormatFloat(v, 'f', -1, 64)} writes it ({@link PromFloat#appendFixed}), without quotes. */
+    JsonBuffer fixedValue(double v) {
+        scratch.setLength(0);
+        PromFloat.appendFixed(v, scratch);
+        return scratchOut();
+    }
+
+    /**
+     * Milliseconds as seconds the way Go's encoding/json writes the float64 {@code ms / 1000}
+     * ({@code 1.25}, {@code 2}, {@code -1.5}): the time of a scalar or string result, which Prometheus
+     * marshals with encoding/json, unlike a sample's {@link #timestamp}.
+     */
+    JsonBuffer goJsonSeconds(long ms) {
+        scratch.setLength(0);
+        PromFloat.append(ms / 1000.0, scratch); // |ms / 1000| is 0 or at least 0.001: Go's plain form
+        return scratchOut();
+    }
+
+    private JsonBuffer scratchOut() {
         ensure(scratch.length());
         for (int i = 0; i < scratch.length(); i++) {
             bytes[length++] = (byte) scratch.charAt(i);

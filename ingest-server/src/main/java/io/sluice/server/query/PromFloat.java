@@ -31,6 +31,24 @@ public final class PromFloat {
         return out.toString();
     }
 
+    /**
+     * Go's {@code strconv.FormatFloat(v, 'f', -1, 64)} at every magnitude ({@code 1e-07} is
+     * {@code 0.0000001}), {@code NaN}, {@code +Inf}, {@code -Inf}: the text of a scalar result's value,
+     * which Prometheus writes through its {@code Scalar.MarshalJSON}, not its sample codec.
+     */
+    public static void appendFixed(double v, StringBuilder out) {
+        if (isSpecial(v)) {
+            out.append(special(v));
+        } else if (v != 0 && Math.abs(v) < Double.MIN_NORMAL) {
+            BigDecimal shortest = oneDigitIfRoundTrips(v, new BigDecimal(Double.toString(v)));
+            out.append(shortest.stripTrailingZeros().toPlainString());
+        } else if (isSmallInteger(v)) {
+            append(v, out);
+        } else {
+            appendPlain(v, out);
+        }
+    }
+
     /** Appends {@link #format}'s text to {@code out}. */
     public static void append(double v, StringBuilder out) {
         if (isSpecial(v)) {

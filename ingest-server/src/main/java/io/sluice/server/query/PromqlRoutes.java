@@ -185,8 +185,9 @@ final class PromqlRoutes {
         json.raw("{\"status\":\"success\",\"data\":{\"resultType\":\"").raw(result.type().apiName()).raw("\",\"result\":");
         boolean truncated = false;
         switch (result.type()) {
-            case SCALAR -> point(json, result.scalarTimeMs(), result.scalarValue());
-            case STRING -> json.raw('[').timestamp(result.scalarTimeMs()).raw(',').string(result.stringValue()).raw(']');
+            // Prometheus writes these two with encoding/json (Scalar/String.MarshalJSON), not its sample codec
+            case SCALAR -> json.raw('[').goJsonSeconds(result.scalarTimeMs()).raw(",\"").fixedValue(result.scalarValue()).raw("\"]");
+            case STRING -> json.raw('[').goJsonSeconds(result.scalarTimeMs()).raw(',').string(result.stringValue()).raw(']');
             case VECTOR, MATRIX -> {
                 List<QueryResult.Series> series = result.series();
                 int n = series.size();

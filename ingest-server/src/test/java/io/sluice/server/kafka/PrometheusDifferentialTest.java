@@ -294,6 +294,7 @@ class PrometheusDifferentialTest {
         String all = "start=" + seconds(t0 - 3_600_000) + "&end=" + seconds(t0 + SPAN_MS + 3_600_000);
         String before = "start=" + seconds(t0 - 7_200_000) + "&end=" + seconds(t0 - 3_600_000);
         String at = "time=" + seconds(t0 + 3_600_000);
+        String fractional = "time=" + seconds(t0 + 3_600_250);
         String range = "start=" + seconds(t0 + 3_600_000) + "&end=" + seconds(t0 + 3_900_000) + "&step=60";
         List<String> requests = List.of(
                 "/api/v1/labels", "/api/v1/labels?" + all, "/api/v1/labels?" + before, "/api/v1/labels?limit=2",
@@ -324,6 +325,11 @@ class PrometheusDifferentialTest {
                 "/api/v1/query_range?start=1&end=10&query=1", "/api/v1/query_range?start=1&end=10&step=x&query=1",
                 "/api/v1/label/v/values", "/api/v1/label/v/values?match[]=d_order", "/api/v1/series?match[]=d_order",
                 "/api/v1/query?" + at + "&query=sort_by_label(d_order, \"nope\")",
+                // scalars and strings: Prometheus writes them through encoding/json, not its sample codec
+                "/api/v1/query?" + fractional + "&query=1e-7", "/api/v1/query?" + fractional + "&query=-1e21",
+                "/api/v1/query?" + fractional + "&query=2^-1074", "/api/v1/query?" + fractional + "&query=time()",
+                "/api/v1/query?" + fractional + "&query=\"s\"", "/api/v1/query?" + fractional + "&query=vector(1e-7)",
+                "/api/v1/query?time=0.001&query=1.5", "/api/v1/query?time=-1.5&query=1.5",
                 "/api/v1/query?" + at + "&query=1.2 ^ 3", "/api/v1/query?" + at + "&query=d_gauge ^ 3",
                 "/api/v1/query?" + at + "&query=d_gauge ^ -7", "/api/v1/query?" + at + "&query=log10(vector(1e15))",
                 "/api/v1/query?" + at + "&query=ln(d_gauge > 0)", "/api/v1/query?" + at + "&query=log10(d_gauge > 0)",

@@ -48,6 +48,18 @@ class PromFloatTest {
     }
 
     @Test
+    void scalarValuesAreGosFixedFormAtEveryMagnitude() {
+        for (Object[] c : new Object[][] {
+            {1e-7, "0.0000001"}, {-1e21, "-1000000000000000000000"}, {Double.MIN_VALUE, "0." + "0".repeat(323) + "5"},
+            {3 * Double.MIN_VALUE, "0." + "0".repeat(322) + "15"}, {1.5e300, "15" + "0".repeat(299)}, {0.25, "0.25"},
+            {-0.0, "-0"}, {42.0, "42"}, {Double.NaN, "NaN"}, {Double.NEGATIVE_INFINITY, "-Inf"}}) {
+            StringBuilder out = new StringBuilder();
+            PromFloat.appendFixed((double) c[0], out);
+            assertThat(out.toString()).as("%s", c[0]).isEqualTo(c[1]);
+        }
+    }
+
+    @Test
     void extremesAndSubnormalsTakeGosExponentForm() {
         assertThat(PromFloat.format(Double.MAX_VALUE)).isEqualTo("1.7976931348623157e+308");
         assertThat(PromFloat.format(Double.MIN_NORMAL)).isEqualTo("2.2250738585072014e-308");
@@ -103,5 +115,9 @@ class PromFloatTest {
         json.timestamp(1_435_781_451_781L).raw(' ').timestamp(1_500).raw(' ').timestamp(2_000).raw(' ').timestamp(1_005)
                 .raw(' ').timestamp(-1_500).raw(' ').timestamp(0).raw(' ').value(-0.0).raw(' ').value(3).raw(' ').value(0.5);
         assertThat(new String(json.toByteArray())).isEqualTo("1435781451.781 1.500 2 1.005 -1.500 0 -0 3 0.5");
+        JsonBuffer scalar = new JsonBuffer(16);
+        scalar.goJsonSeconds(1_435_781_451_780L).raw(' ').goJsonSeconds(1_500).raw(' ').goJsonSeconds(2_000).raw(' ')
+                .goJsonSeconds(-1_500).raw(' ').goJsonSeconds(1).raw(' ').goJsonSeconds(0);
+        assertThat(new String(scalar.toByteArray())).as("encoding/json's float64").isEqualTo("1435781451.78 1.5 2 -1.5 0.001 0");
     }
 }
