@@ -3,6 +3,7 @@ package io.sluice.promql.script;
 import io.sluice.promql.Annotation;
 import io.sluice.promql.QueryResult;
 import io.sluice.promql.ast.ValueType;
+import io.sluice.promql.eval.kernels.Quantiles;
 import io.sluice.promql.labels.LabelMatcher;
 import io.sluice.promql.labels.Labels;
 import io.sluice.promql.storage.MemoryQueryable;
@@ -39,7 +40,6 @@ import java.util.regex.Pattern;
 public final class ScriptRunner {
     /** Relative error allowed between an expected and a computed value (Prometheus' test epsilon). */
     public static final double EPSILON = 0.000001;
-    private static final double MIN_NORMAL = Double.MIN_NORMAL;
     private static final long MINUTE = 60_000;
     private static final Pattern QUERY_CONTEXT_FUNCS = Pattern.compile("(start|end|range|step)\\(\\)");
 
@@ -482,18 +482,7 @@ public final class ScriptRunner {
         if (staleA || staleB) {
             return staleA && staleB;
         }
-        if (Double.isNaN(a) && Double.isNaN(b)) {
-            return true;
-        }
-        if (a == b) {
-            return true;
-        }
-        double absSum = Math.abs(a) + Math.abs(b);
-        double diff = Math.abs(a - b);
-        if (a == 0 || b == 0 || absSum < MIN_NORMAL) {
-            return diff < EPSILON * MIN_NORMAL;
-        }
-        return diff / Math.min(absSum, Double.MAX_VALUE) < EPSILON;
+        return Quantiles.almostEqual(a, b, EPSILON);
     }
 
     /** A value as Go's {@code %v} prints a float64 (close enough for messages). */

@@ -158,7 +158,7 @@ public final class Quantiles {
     private static final double MIN_NORMAL = Double.MIN_NORMAL;
 
     /** Prometheus' {@code almost.Equal} (relative tolerance; both NaN counts as equal). */
-    static boolean almostEqual(double a, double b, double epsilon) {
+    public static boolean almostEqual(double a, double b, double epsilon) {
         if (Double.isNaN(a) && Double.isNaN(b)) {
             return true;
         }
