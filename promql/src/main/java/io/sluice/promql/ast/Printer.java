@@ -42,16 +42,8 @@ public final class Printer {
                 if (!needsSplit(a)) {
                     return ind + print(a);
                 }
-                StringBuilder sb = new StringBuilder(ind).append(a.op().keyword());
-                if (a.without()) {
-                    sb.append(" without (");
-                    writeLabels(sb, a.grouping());
-                    sb.append(") ");
-                } else if (!a.grouping().isEmpty()) {
-                    sb.append(" by (");
-                    writeLabels(sb, a.grouping());
-                    sb.append(") ");
-                }
+                StringBuilder sb = new StringBuilder(ind);
+                writeAggregateHead(sb, a);
                 sb.append("(\n");
                 if (a.param() != null) {
                     sb.append(pretty(a.param(), level + 1)).append(",\n");
@@ -148,16 +140,7 @@ public final class Printer {
                 sb.append(')');
             }
             case Expr.Aggregate a -> {
-                sb.append(a.op().keyword());
-                if (a.without()) {
-                    sb.append(" without (");
-                    writeLabels(sb, a.grouping());
-                    sb.append(") ");
-                } else if (!a.grouping().isEmpty()) {
-                    sb.append(" by (");
-                    writeLabels(sb, a.grouping());
-                    sb.append(") ");
-                }
+                writeAggregateHead(sb, a);
                 sb.append('(');
                 if (a.param() != null) {
                     write(sb, a.param());
@@ -250,6 +233,20 @@ public final class Printer {
             }
         }
         return true;
+    }
+
+    /** {@code sum by (a, b) } or {@code sum without (a) } or {@code sum}: an aggregation up to its parenthesis. */
+    private static void writeAggregateHead(StringBuilder sb, Expr.Aggregate a) {
+        sb.append(a.op().keyword());
+        if (a.without()) {
+            sb.append(" without (");
+            writeLabels(sb, a.grouping());
+            sb.append(") ");
+        } else if (!a.grouping().isEmpty()) {
+            sb.append(" by (");
+            writeLabels(sb, a.grouping());
+            sb.append(") ");
+        }
     }
 
     private static void writeLabels(StringBuilder sb, List<String> labels) {
