@@ -352,6 +352,10 @@ class PrometheusDifferentialTest {
                 "/api/v1/query?" + at + "&query=d_gauge ^ -7", "/api/v1/query?" + at + "&query=log10(vector(1e15))",
                 "/api/v1/query?" + at + "&query=ln(d_gauge > 0)", "/api/v1/query?" + at + "&query=log10(d_gauge > 0)",
                 "/api/v1/query?" + at + "&query=sort_by_label_desc(d_order, \"nope\")",
+                "/api/v1/query?" + at + "&query=sort_by_label(d_order{v=~\".\"}, \"v\")",
+                "/api/v1/query?" + at + "&query=sort_by_label(d_order{v=~\"[^a-z]\"}, \"v\")",
+                "/api/v1/query?" + at + "&query=sort_by_label(label_replace(d_order, \"w\", \"<$1>\", \"v\", \"(.)\"), \"w\")",
+                "/api/v1/query?" + at + "&query=sort_by_label(d_order{v=~\"\\\\x{1F600}|\\\\x{E000}\"}, \"v\")",
                 "/api/v1/query_range?" + range + "&query=d_order", "/api/v1/query_range?" + range + "&query=sum by (v) (d_order)",
                 "/api/v1/format_query?query=foo{a=\"<\"}", "/api/v1/format_query?query=foo{", "/api/v1/parse_query?query=\"<%26>\"");
         List<String> mismatches = new ArrayList<>();
