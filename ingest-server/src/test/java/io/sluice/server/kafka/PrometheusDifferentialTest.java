@@ -187,6 +187,22 @@ class PrometheusDifferentialTest {
             }
             out.add(series(labels("d_churn", "job", "api", "pod", "pod-" + pod), samples));
         }
+        // Info series for info(): one per instance; api/host-1's team changes halfway (both series
+        // overlap for the lookback, where the newer sample wins).
+        for (String job : new String[] {"api", "db"}) {
+            for (int inst = 0; inst < 3; inst++) {
+                boolean changes = job.equals("api") && inst == 1;
+                List<long[]> first = new ArrayList<>();
+                List<long[]> second = new ArrayList<>();
+                for (long ts = t0; ts < t0 + SPAN_MS; ts += STEP_MS) {
+                    (changes && ts >= t0 + SPAN_MS / 2 ? second : first).add(new long[] {ts, Double.doubleToRawLongBits(1)});
+                }
+                out.add(series(labels("target_info", "job", job, "instance", "host-" + inst, "team", "t" + inst), first));
+                if (changes) {
+                    out.add(series(labels("target_info", "job", job, "instance", "host-" + inst, "team", "t" + inst + "b"), second));
+                }
+            }
+        }
         // Values whose order differs between Go (UTF-8 bytes) and Java's String.compareTo (UTF-16 units):
         // U+E000 sorts before an emoji (a surrogate pair) in Go, after it in UTF-16.
         String[] values = {"z", "\uD83D\uDE00", "a", "\uE000", "\u00E4", "\uFFFD"};
@@ -325,6 +341,11 @@ class PrometheusDifferentialTest {
                 "/api/v1/query_range?start=1&end=10&query=1", "/api/v1/query_range?start=1&end=10&step=x&query=1",
                 "/api/v1/label/v/values", "/api/v1/label/v/values?match[]=d_order", "/api/v1/series?match[]=d_order",
                 "/api/v1/query?" + at + "&query=sort_by_label(d_order, \"nope\")",
+                "/api/v1/query_range?start=" + seconds(t0 + SPAN_MS / 2 - 600_000) + "&end=" + seconds(t0 + SPAN_MS / 2 + 600_000)
+                        + "&step=60&query=info(d_gauge)",
+                "/api/v1/query_range?" + range + "&query=info(d_gauge, {team=~\"t[01]\"})",
+                "/api/v1/query_range?" + range + "&query=info(rate(d_requests_total[5m]))",
+                "/api/v1/query_range?" + range + "&query=info({job=\"db\"}, {__name__=~\".+_info\"})",
                 // scalars and strings: Prometheus writes them through encoding/json, not its sample codec
                 "/api/v1/query?" + fractional + "&query=1e-7", "/api/v1/query?" + fractional + "&query=-1e21",
                 "/api/v1/query?" + fractional + "&query=2^-1074", "/api/v1/query?" + fractional + "&query=time()",

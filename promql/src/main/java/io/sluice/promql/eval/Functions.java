@@ -111,7 +111,9 @@ final class Functions {
                 }
                 return new Evaluator.VecVal(() -> null);
             }
-            case "info", "start_timestamp":
+            case "info":
+                return InfoFunction.eval(ev, c, g);
+            case "start_timestamp":
                 throw new io.sluice.promql.PromQLException(io.sluice.promql.PromQLException.ErrorType.BAD_DATA,
                         "function \"" + fn + "\" is not supported by Sluice");
             case "histogram_quantile", "histogram_fraction", "histogram_quantiles":
