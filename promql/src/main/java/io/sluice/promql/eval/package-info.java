@@ -18,8 +18,8 @@
  * input series are never all held; topk/bottomk keep per group and step a heap of at most k candidates,
  * limitk/limit_ratio the points they select. Binary operators hold the "one" side, indexed by matching
  * signature, and stream the other; and/unless hold only which signatures the right side has at each
- * step. quantile, count_values, sort, label_replace/label_join, histogram_quantile and the final result
- * hold the rows they need. Subtrees whose value is the same at every step (selectors
+ * step. quantile, count_values, sort, label_replace/label_join, histogram_quantile, info (its argument
+ * and the info series it joins) and the final result hold the rows they need. Subtrees whose value is the same at every step (selectors
  * pinned with {@code @}, as Prometheus decides) are evaluated once and broadcast.
  *
  * <h2>Limits</h2>
