@@ -5,6 +5,7 @@ import io.sluice.promql.labels.LabelMatcher;
 import io.sluice.promql.labels.Labels;
 import io.sluice.promql.parse.GoStrings;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -86,14 +87,20 @@ final class InfoFunction {
                 names.add(r.labels.metricName());
             }
         }
-        String[] infoSigs = new String[infos.size()];
-        for (int i = 0; i < infoSigs.length; i++) {
-            infoSigs[i] = signature(infos.get(i).labels.metricName(), infos.get(i).labels);
+        // Info series with the same name and identifying labels form a group: at each step its newest sample wins.
+        Map<String, Integer> groupOf = new HashMap<>();
+        List<List<Row>> groups = new ArrayList<>();
+        for (Row r : infos) {
+            int gid = groupOf.computeIfAbsent(signature(r.labels.metricName(), r.labels), k -> {
+                groups.add(new ArrayList<>());
+                return groups.size() - 1;
+            });
+            groups.get(gid).add(r);
         }
-        String[][] baseSigs = new String[base.size()][names.size()];
+        int[][] baseGroups = new int[base.size()][names.size()]; // per series and info metric: its group, or -1
         for (int b = 0; b < base.size(); b++) {
             for (int k = 0; k < names.size(); k++) {
-                baseSigs[b][k] = signature(names.get(k), base.get(b).labels);
+                baseGroups[b][k] = groupOf.getOrDefault(signature(names.get(k), base.get(b).labels), -1);
             }
         }
         boolean keepUnmatched = true;
@@ -105,34 +112,42 @@ final class InfoFunction {
 
         int n = g.n();
         Map<Labels, Row> out = new LinkedHashMap<>();
-        Map<String, Row> bySig = new HashMap<>();
+        Row[] chosen = new Row[groups.size()];
+        // Per series, the info rows its labels were last built from and the output row they gave (info
+        // series rarely change from step to step, so labels are built once per change, not per step).
+        Row[][] lastInfos = new Row[base.size()][];
+        Row[] lastOut = new Row[base.size()];
+        Row dropped = new Row(Labels.EMPTY, false, null);
+        Row[] current = new Row[names.size()];
         for (int i = 0; i < n; i++) {
             ev.checkSometimes();
-            bySig.clear();
-            for (int r = 0; r < infos.size(); r++) {
-                Row info = infos.get(r);
-                if (Row.absent(info.v[i])) {
-                    continue;
-                }
-                Row existing = bySig.get(infoSigs[r]);
-                if (existing == null || existing.v[i] < info.v[i]) {
-                    bySig.put(infoSigs[r], info);
-                } else if (existing.v[i] == info.v[i]) {
-                    throw Evaluator.execError("found duplicate series for info metric: existing " + goString(existing.labels)
-                            + " @ " + Math.round(existing.v[i] * 1000) + ", new " + goString(info.labels) + " @ "
-                            + Math.round(info.v[i] * 1000));
-                }
+            for (int gid = 0; gid < chosen.length; gid++) {
+                chosen[gid] = newest(groups.get(gid), i);
             }
             for (int b = 0; b < base.size(); b++) {
                 Row row = base.get(b);
                 if (Row.absent(row.v[i])) {
                     continue;
                 }
-                Labels result = passThrough[b] ? row.labels : enrich(row.labels, baseSigs[b], bySig, data, keepUnmatched);
-                if (result == null) {
+                Row o;
+                if (passThrough[b]) {
+                    o = lastOut[b] != null ? lastOut[b] : out.computeIfAbsent(row.labels, l -> new Row(l, false, Row.absentArray(n)));
+                } else {
+                    for (int k = 0; k < current.length; k++) {
+                        current[k] = baseGroups[b][k] < 0 ? null : chosen[baseGroups[b][k]];
+                    }
+                    if (lastOut[b] != null && Arrays.equals(lastInfos[b], current)) {
+                        o = lastOut[b];
+                    } else {
+                        Labels result = enrich(row.labels, current, data, keepUnmatched);
+                        o = result == null ? dropped : out.computeIfAbsent(result, l -> new Row(l, false, Row.absentArray(n)));
+                        lastInfos[b] = current.clone();
+                    }
+                }
+                lastOut[b] = o;
+                if (o == dropped) {
                     continue;
                 }
-                Row o = out.computeIfAbsent(result, l -> new Row(l, false, Row.absentArray(n)));
                 if (!Row.absent(o.v[i])) {
                     throw Evaluator.execError("vector cannot contain metrics with the same labelset");
                 }
@@ -142,13 +157,29 @@ final class InfoFunction {
         return new Evaluator.VecVal(RowSource.of(new ArrayList<>(out.values())));
     }
 
+    /** The group's info series with the newest sample at step {@code i} (values are sample times), or null. */
+    private static Row newest(List<Row> group, int i) {
+        Row best = null;
+        for (Row info : group) {
+            if (Row.absent(info.v[i])) {
+                continue;
+            }
+            if (best == null || best.v[i] < info.v[i]) {
+                best = info;
+            } else if (best.v[i] == info.v[i]) {
+                throw Evaluator.execError("found duplicate series for info metric: existing " + goString(best.labels)
+                        + " @ " + Math.round(best.v[i] * 1000) + ", new " + goString(info.labels) + " @ "
+                        + Math.round(info.v[i] * 1000));
+            }
+        }
+        return best;
+    }
+
     /** The series' labels with the data labels of its info series at this step; null where it is dropped. */
-    private static Labels enrich(Labels series, String[] sigs, Map<String, Row> bySig, Map<String, List<LabelMatcher>> data,
-                                 boolean keepUnmatched) {
+    private static Labels enrich(Labels series, Row[] infoRows, Map<String, List<LabelMatcher>> data, boolean keepUnmatched) {
         Labels.Builder added = new Labels.Builder();
         int matched = 0;
-        for (String sig : sigs) {
-            Row info = bySig.get(sig);
+        for (Row info : infoRows) {
             if (info == null) {
                 continue;
             }
