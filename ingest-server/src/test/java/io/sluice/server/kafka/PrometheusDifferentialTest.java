@@ -344,6 +344,8 @@ class PrometheusDifferentialTest {
                 "/api/v1/query_range?start=" + seconds(t0 + SPAN_MS / 2 - 600_000) + "&end=" + seconds(t0 + SPAN_MS / 2 + 600_000)
                         + "&step=60&query=info(d_gauge)",
                 "/api/v1/query_range?" + range + "&query=info(d_gauge, {team=~\"t[01]\"})",
+                "/api/v1/query?" + at + "&query=sort_by_label(info(d_gauge), \"job\", \"instance\")",
+                "/api/v1/query?" + at + "&query=sort_by_label(count by (team) (info(d_requests_total, {team=~\".+\"})), \"team\")",
                 "/api/v1/query_range?" + range + "&query=info(rate(d_requests_total[5m]))",
                 "/api/v1/query_range?" + range + "&query=info({job=\"db\"}, {__name__=~\".+_info\"})",
                 // scalars and strings: Prometheus writes them through encoding/json, not its sample codec
