@@ -40,8 +40,7 @@ public final class PromFloat {
         if (isSpecial(v)) {
             out.append(special(v));
         } else if (v != 0 && Math.abs(v) < Double.MIN_NORMAL) {
-            BigDecimal shortest = oneDigitIfRoundTrips(v, new BigDecimal(Double.toString(v)));
-            out.append(shortest.stripTrailingZeros().toPlainString());
+            out.append(subnormalShortest(v).toPlainString());
         } else if (isSmallInteger(v)) {
             append(v, out);
         } else {
@@ -73,7 +72,7 @@ public final class PromFloat {
     private static void appendExponent(double v, StringBuilder out) {
         int start = out.length();
         if (Math.abs(v) < Double.MIN_NORMAL) {
-            BigDecimal shortest = oneDigitIfRoundTrips(v, new BigDecimal(Double.toString(v))).stripTrailingZeros();
+            BigDecimal shortest = subnormalShortest(v);
             String digits = shortest.unscaledValue().abs().toString();
             out.append(v < 0 ? "-" : "").append(digits.charAt(0));
             if (digits.length() > 1) {
@@ -152,6 +151,11 @@ public final class PromFloat {
     /** Whole numbers whose text is their {@code long} digits. */
     static boolean isSmallInteger(double v) {
         return Math.abs(v) < EXACT_INTEGER_LIMIT && v == Math.rint(v);
+    }
+
+    /** A subnormal's shortest decimal as Go picks it (Java's two digits where one reads back), no trailing zeros. */
+    private static BigDecimal subnormalShortest(double v) {
+        return oneDigitIfRoundTrips(v, new BigDecimal(Double.toString(v))).stripTrailingZeros();
     }
 
     /** Go's shortest: a one-digit decimal that reads back as {@code v}, the closest of those, if any. */

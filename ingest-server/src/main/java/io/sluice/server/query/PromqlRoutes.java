@@ -108,9 +108,8 @@ final class PromqlRoutes {
             throw switch (e.type()) {
                 case BAD_DATA -> ApiError.badData("invalid parameter \"query\": " + e.getMessage()); // parse and type errors
                 case EXECUTION -> {
-                    if (e.getMessage().contains("too many samples")) {
-                        context.metrics().rejected(QueryMetrics.REASON_MAX_SAMPLES);
-                    }
+                    context.metrics().rejected(e.getMessage().contains("too many samples") ? QueryMetrics.REASON_MAX_SAMPLES
+                            : QueryMetrics.REASON_EXECUTION);
                     yield ApiError.execution(e.getMessage());
                 }
                 case TIMEOUT -> {

@@ -20,6 +20,8 @@ final class QueryMetrics {
     static final String REASON_BAD_DATA = "bad_data";
     static final String REASON_TIMEOUT = "timeout";
     static final String REASON_CANCELED = "canceled";
+    /** A query that parsed but cannot be evaluated on this data (many-to-many matching, duplicate label sets, info conflicts). */
+    static final String REASON_EXECUTION = "execution";
 
     private final MeterRegistry registry;
     private final Map<String, Timer> durations = new ConcurrentHashMap<>();
@@ -27,7 +29,8 @@ final class QueryMetrics {
 
     QueryMetrics(MeterRegistry registry) {
         this.registry = registry;
-        for (String reason : new String[] {REASON_MAX_SERIES, REASON_MAX_SAMPLES, REASON_BAD_DATA, REASON_TIMEOUT, REASON_CANCELED}) {
+        for (String reason : new String[] {REASON_MAX_SERIES, REASON_MAX_SAMPLES, REASON_BAD_DATA, REASON_TIMEOUT, REASON_CANCELED,
+            REASON_EXECUTION}) {
             rejected(reason, 0);
         }
     }

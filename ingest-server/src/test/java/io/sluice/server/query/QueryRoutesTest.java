@@ -166,6 +166,15 @@ class QueryRoutesTest {
     }
 
     @Test
+    void queriesThatCannotBeEvaluatedAre422AndCounted() throws Exception {
+        // Both series of m get a="x": one label set twice, Prometheus' execution error.
+        HttpResponse<String> r = fx.get("/api/v1/query?query=" + enc("label_replace(m, \"a\", \"x\", \"\", \"\")") + "&time=45");
+        assertThat(r.statusCode()).isEqualTo(422);
+        assertThat(r.body()).contains("\"errorType\":\"execution\"").contains("vector cannot contain metrics with the same labelset");
+        assertThat(fx.registry.scrape()).contains("sluice_query_rejected_total{reason=\"execution\"} 1.0");
+    }
+
+    @Test
     void aLargeAnswerStreamsTheSameJsonAsASmallOneIsSent(@TempDir Path other) throws Exception {
         fx.close();
         fx = new QueryFixture(other, 2, new QueryOptions(1000, 1_000_000, LOOKBACK_MS));
